@@ -1,0 +1,1 @@
+"""The ``paiute`` command line: ``paiute eval``, ``paiute replay``, ``paiute rules``."""

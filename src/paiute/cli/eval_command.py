@@ -1,0 +1,198 @@
+"""``paiute eval``: the best combination(s) of five or six cards (R3, R5, R5.10)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping
+from typing import Any, TextIO
+
+from paiute.cards import Card, Rank, format_cards, parse_cards
+from paiute.errors import PaiuteError, ParseError
+from paiute.evaluator import Evaluator
+from paiute.rules import RuleSet
+
+_EPILOG = """\
+wild cards (R3): --wild RANK makes the four cards of RANK wild; --opposite-of UPCARD makes
+only the two cards of the upcard's rank in the other colour wild (R3.3); --jokers makes the
+two jokers (written Jk, Jk1, Jk2) the only wild cards (R3.2). Without any of them no card is
+wild.
+
+batch form: with no CARDS, read one hand a line from standard input and write one result a
+line. A line is either a card list (this command's options apply) or a JSON object:
+  {"cards": "3h 3s Ad Ac Ks Kh", "wild": {"rank": "3"}, "royal_high": false}
+  "wild" is {"rank": "3"}, {"jokers": true} or {"rank": "3", "colour": "opposite", "upcard": "3d"}
+
+--json output, one line per hand (VALUE as in RECORD.md, best5/best6 only for six cards):
+  {"best": VALUE|null, "best5": {"value": VALUE, "discard": "Kh"}|null, "best6": VALUE|null}
+
+examples:
+  paiute eval "3h 3s Ad Ac Ks Kh" --wild 3
+  paiute eval "9h Th Jh Qh 3c 2s" --wild 3 --json
+  printf '%s\\n' "Ks Qs Js Ts Jk" '{"cards": "Ah 2h 3d 4h 5h 9c", "wild": {"rank": "9"}}' | paiute eval --jokers
+"""
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "eval",
+        help="best combination of 5 or 6 cards, with wild cards",
+        description="Print the best combination five or six shown cards make (R5.10); for six "
+        "cards also the best five-card call (with the card put down) and the six-card call.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("cards", nargs="*", metavar="CARDS", help='cards, e.g. "3h 3s Ad Ac Ks Kh"')
+    wild = parser.add_mutually_exclusive_group()
+    wild.add_argument("--wild", metavar="RANK", help="every card of RANK is wild (R3.1)")
+    wild.add_argument("--jokers", action="store_true", help="the two jokers are the only wild cards (R3.2)")
+    parser.add_argument(
+        "--opposite-of",
+        metavar="UPCARD",
+        help="only the wild-rank cards of the colour opposite to UPCARD are wild (R3.3)",
+    )
+    parser.add_argument("--royal-high", action="store_true", help="Royal Flush above Five of a Kind (R5.8)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per result")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    default = _evaluator_from_options(args.wild, args.jokers, args.opposite_of, args.royal_high)
+    if args.cards:
+        cards = parse_cards(" ".join(args.cards), plain_jokers=True)
+        _check_cards(cards, default)
+        _write(sys.stdout, cards, default, args.json)
+        return 0
+    return _batch(sys.stdin, sys.stdout, default, args.json)
+
+
+def _batch(source: TextIO, out: TextIO, default: Evaluator, as_json: bool) -> int:
+    failures = 0
+    for number, line in enumerate(source, start=1):
+        text = line.strip()
+        if not text:
+            continue
+        try:
+            cards, evaluator = _parse_line(text, default)
+            _write(out, cards, evaluator, as_json)
+        except PaiuteError as error:
+            failures += 1
+            message = f"line {number}: {error}"
+            if as_json:
+                out.write(json.dumps({"error": message}) + "\n")
+            else:
+                out.write(f"error: {message}\n")
+        out.flush()
+    return 1 if failures else 0
+
+
+def _parse_line(text: str, default: Evaluator) -> tuple[list[Card], Evaluator]:
+    if not text.startswith("{"):
+        cards = parse_cards(text, plain_jokers=True)
+        _check_cards(cards, default)
+        return cards, default
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(f"not a JSON object: {error}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cards"), str):
+        raise ParseError('expected {"cards": "...", "wild": {...}, "royal_high": false}')
+    royal_high = data.get("royal_high", False)
+    if not isinstance(royal_high, bool):
+        raise ParseError(f"royal_high must be true or false, not {royal_high!r}")
+    evaluator = _evaluator_from_json(data.get("wild"), royal_high)
+    cards = parse_cards(data["cards"], plain_jokers=True)
+    _check_cards(cards, evaluator)
+    return cards, evaluator
+
+
+def _evaluator_from_json(wild: object, royal_high: bool) -> Evaluator:
+    if wild is None:
+        return Evaluator(royal_high=royal_high)
+    if not isinstance(wild, Mapping):
+        raise ParseError(f"wild must be an object, not {wild!r}")
+    if wild.get("jokers") is True:
+        return Evaluator.for_jokers(royal_high=royal_high)
+    rank = wild.get("rank")
+    if not isinstance(rank, str):
+        raise ParseError(
+            f'wild must be {{"rank": R}}, {{"jokers": true}} or an opposite-colour object, not {dict(wild)!r}'
+        )
+    upcard = None
+    if wild.get("colour") == "opposite":
+        upcard = wild.get("upcard")
+        if not isinstance(upcard, str):
+            raise ParseError('wild with "colour": "opposite" needs "upcard": CARD (R3.3)')
+    elif "colour" in wild and wild.get("colour") != "any":
+        raise ParseError(f"unknown wild colour {wild.get('colour')!r} (any or opposite)")
+    return _evaluator_from_options(rank, False, upcard, royal_high)
+
+
+def _evaluator_from_options(
+    rank_text: str | None, jokers: bool, upcard_text: str | None, royal_high: bool
+) -> Evaluator:
+    if jokers:
+        if upcard_text is not None:
+            raise ParseError("--opposite-of names an upcard; with jokers no upcard is turned (R2.8, R3.2)")
+        return Evaluator.for_jokers(royal_high=royal_high)
+    if upcard_text is not None:
+        upcard = Card.parse(upcard_text)
+        if upcard.is_joker:
+            raise ParseError(f"the upcard {upcard_text!r} cannot be a joker (R2.8)")
+        if rank_text is not None and Rank.parse(rank_text) != upcard.rank:
+            raise ParseError(
+                f"--wild {rank_text} disagrees with the upcard {upcard_text!r}: the upcard's rank is wild (R2.6)"
+            )
+        wild = RuleSet(wild_colour="opposite").wild_cards(upcard)
+        return Evaluator(wild, royal_high=royal_high)
+    if rank_text is not None:
+        return Evaluator.for_rank(Rank.parse(rank_text), royal_high=royal_high)
+    return Evaluator(royal_high=royal_high)
+
+
+def _check_cards(cards: list[Card], evaluator: Evaluator) -> None:
+    if len(cards) not in (5, 6):
+        raise ParseError(f"a combination is 5 or 6 cards (R5), got {len(cards)}: {format_cards(cards)!r}")
+    jokers = [card for card in cards if card.is_joker]
+    if jokers and not all(joker in evaluator.wild_cards for joker in jokers):
+        raise ParseError("jokers are in the pack only with the jokers option: use --jokers (R1.3, R3.2)")
+
+
+def evaluate(cards: list[Card], evaluator: Evaluator) -> dict[str, object]:
+    """The JSON result of one hand, as ``paiute eval --json`` prints it."""
+    if len(cards) == 5:
+        value = evaluator.value(cards)
+        return {"best": None if value is None else value.to_json()}
+    best = evaluator.best(cards)
+    five = evaluator.best_five(cards)
+    six = evaluator.best_six(cards)
+    return {
+        "best": None if best is None else best.value.to_json(),
+        "best5": None if five is None else {"value": five.value.to_json(), "discard": str(five.discard)},
+        "best6": None if six is None else six.value.to_json(),
+    }
+
+
+def _write(out: TextIO, cards: list[Card], evaluator: Evaluator, as_json: bool) -> None:
+    if as_json:
+        out.write(json.dumps(evaluate(cards, evaluator)) + "\n")
+        return
+    wild = [card for card in cards if card in evaluator.wild_cards]
+    head = format_cards(cards, pretty=True)
+    if wild:
+        head += f"  (wild: {format_cards(wild, pretty=True)})"
+    if len(cards) == 5:
+        value = evaluator.value(cards)
+        out.write(f"{head}\n  best: {value if value is not None else 'no combination'}\n")
+        return
+    best = evaluator.best(cards)
+    five = evaluator.best_five(cards)
+    six = evaluator.best_six(cards)
+    lines = [
+        head,
+        f"  best:      {best if best is not None else 'no combination'}",
+        f"  best five: {five if five is not None else 'none'}",
+        f"  best six:  {six.value if six is not None else 'none'}",
+    ]
+    out.write("\n".join(lines) + "\n")

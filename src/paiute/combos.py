@@ -1,0 +1,229 @@
+"""Winning combinations and their values (R5).
+
+A :class:`Value` is what a set of shown cards is worth: a :class:`Category` and the
+tie-break ranks of R5, high first. Values compare with ``<`` and ``==`` in R5 order
+(``royal_high`` moves the Royal Flush above Five of a Kind, R5.8) and print in words.
+
+>>> v = Value.parse("four_two A K")
+>>> str(v), v.to_json()
+('Four/Two, aces over kings', {'name': 'four_two', 'ranks': ['A', 'K']})
+>>> Value.parse("straight_flush 5") < Value.parse("straight_flush 6")
+True
+>>> Value.parse("royal_flush") < Value.parse("five_of_a_kind A")
+True
+>>> Value.parse("royal_flush", royal_high=True) > Value.parse("five_of_a_kind A", royal_high=True)
+True
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from paiute.cards import Rank
+from paiute.errors import ParseError
+
+__all__ = ["Category", "Value"]
+
+
+class Category(enum.Enum):
+    """The six combinations of R5, with their record names (RECORD.md)."""
+
+    PAIUTE = "paiute"  # R5.6
+    THREE_THREE = "three_three"  # R5.5
+    FOUR_TWO = "four_two"  # R5.4
+    STRAIGHT_FLUSH = "straight_flush"  # R5.3
+    ROYAL_FLUSH = "royal_flush"  # R5.2
+    FIVE_OF_A_KIND = "five_of_a_kind"  # R5.1
+
+    @property
+    def cards(self) -> int:
+        """How many shown cards make it: 5 (R5.1-R5.3) or 6 (R5.4-R5.6)."""
+        return 6 if self in _SIX_CARD else 5
+
+    @property
+    def rank_count(self) -> int:
+        """How many tie-break ranks it carries."""
+        return _RANK_COUNTS[self]
+
+    @property
+    def title(self) -> str:
+        return _TITLES[self]
+
+    def order(self, royal_high: bool = False) -> int:
+        """Its place in R5's order, 1 (Paiute) to 6, or 7 for a ``royal_high`` Royal Flush."""
+        if royal_high and self is Category.ROYAL_FLUSH:
+            return 7
+        return _ORDER[self]
+
+    @property
+    def units(self) -> int:
+        """Units a scale payout pays for it (R8.4)."""
+        return _UNITS[self]
+
+
+_SIX_CARD = frozenset({Category.FOUR_TWO, Category.THREE_THREE, Category.PAIUTE})
+_ORDER = {category: index + 1 for index, category in enumerate(Category)}
+_RANK_COUNTS = {
+    Category.FIVE_OF_A_KIND: 1,
+    Category.ROYAL_FLUSH: 0,
+    Category.STRAIGHT_FLUSH: 1,
+    Category.FOUR_TWO: 2,
+    Category.THREE_THREE: 2,
+    Category.PAIUTE: 3,
+}
+_TITLES = {
+    Category.FIVE_OF_A_KIND: "Five of a Kind",
+    Category.ROYAL_FLUSH: "Royal Flush",
+    Category.STRAIGHT_FLUSH: "Straight Flush",
+    Category.FOUR_TWO: "Four/Two",
+    Category.THREE_THREE: "Three/Three",
+    Category.PAIUTE: "Paiute",
+}
+_UNITS = {
+    Category.PAIUTE: 1,
+    Category.THREE_THREE: 2,
+    Category.FOUR_TWO: 3,
+    Category.STRAIGHT_FLUSH: 4,
+    Category.ROYAL_FLUSH: 4,
+    Category.FIVE_OF_A_KIND: 5,
+}
+_CATEGORY_BY_ORDER = {order: category for category, order in _ORDER.items()}
+_CATEGORY_BY_ORDER[7] = Category.ROYAL_FLUSH
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """The worth of a combination: category and tie-break ranks, high first (R5).
+
+    Equality ignores ``royal_high`` (a tie is a tie, R5.11); ordering uses it (R5.8).
+    """
+
+    category: Category
+    ranks: tuple[Rank, ...] = ()
+    royal_high: bool = False
+
+    def __post_init__(self) -> None:
+        category, ranks = self.category, self.ranks
+        if len(ranks) != category.rank_count:
+            raise ParseError(f"{category.value} takes {category.rank_count} rank(s), not {len(ranks)}")
+        if category is Category.STRAIGHT_FLUSH and not Rank.FIVE <= ranks[0] <= Rank.KING:
+            # R5.3: 5-4-3-2-A is the lowest; R5.2: ace high is the Royal Flush.
+            raise ParseError(f"no straight flush is {ranks[0].singular} high (R5.2, R5.3: five to king)")
+        if category is Category.FOUR_TWO and ranks[0] == ranks[1]:
+            raise ParseError("a Four/Two's pair is of another rank than its four (R5.4)")
+        if category in (Category.THREE_THREE, Category.PAIUTE) and any(
+            high <= low for high, low in itertools.pairwise(ranks)
+        ):
+            raise ParseError(
+                f"{category.title} ranks are different and listed high first (R5.5, R5.6): "
+                + " ".join(rank.symbol for rank in ranks)
+            )
+
+    # -- the integer code used by the evaluator ----------------------------------------------
+
+    @property
+    def code(self) -> int:
+        """An integer that orders values exactly as R5 does (0 means no combination)."""
+        code = self.category.order(self.royal_high) << 12
+        shift = 8
+        for rank in self.ranks:
+            code |= int(rank) << shift
+            shift -= 4
+        return code
+
+    @classmethod
+    def from_code(cls, code: int, *, royal_high: bool = False) -> Value | None:
+        """The value of an evaluator code, ``None`` for 0 (no combination)."""
+        if code == 0:
+            return None
+        order = code >> 12
+        category = _CATEGORY_BY_ORDER[order]
+        ranks = tuple(Rank((code >> shift) & 0xF) for shift in (8, 4, 0)[: category.rank_count])
+        return cls(category, ranks, royal_high=royal_high or order == 7)
+
+    # -- ordering --------------------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Value):
+            return NotImplemented
+        return self.category is other.category and self.ranks == other.ranks
+
+    def __hash__(self) -> int:
+        return hash((self.category, self.ranks))
+
+    def _key(self, other: Value) -> tuple[int, int]:
+        royal_high = self.royal_high or other.royal_high
+        return self.category.order(royal_high), other.category.order(royal_high)
+
+    def __lt__(self, other: Value) -> bool:
+        if not isinstance(other, Value):
+            return NotImplemented
+        a, b = self._key(other)
+        return (a, self.ranks) < (b, other.ranks)
+
+    def __le__(self, other: Value) -> bool:
+        if not isinstance(other, Value):
+            return NotImplemented
+        a, b = self._key(other)
+        return (a, self.ranks) <= (b, other.ranks)
+
+    def __gt__(self, other: Value) -> bool:
+        if not isinstance(other, Value):
+            return NotImplemented
+        return other < self
+
+    def __ge__(self, other: Value) -> bool:
+        if not isinstance(other, Value):
+            return NotImplemented
+        return other <= self
+
+    # -- text and JSON -----------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        title = self.category.title
+        ranks = self.ranks
+        if self.category is Category.FIVE_OF_A_KIND:
+            return f"{title}, {ranks[0].plural}"
+        if self.category is Category.STRAIGHT_FLUSH:
+            return f"{title}, {ranks[0].singular} high"
+        if self.category in (Category.FOUR_TWO, Category.THREE_THREE):
+            return f"{title}, {ranks[0].plural} over {ranks[1].plural}"
+        if self.category is Category.PAIUTE:
+            return f"{title}, " + "/".join(rank.plural for rank in ranks)
+        return title
+
+    def notation(self) -> str:
+        """Compact text that :meth:`parse` reads back: ``"four_two A K"``."""
+        return " ".join([self.category.value, *(rank.symbol for rank in self.ranks)])
+
+    @classmethod
+    def parse(cls, text: str, *, royal_high: bool = False) -> Value:
+        """Parse the compact notation of :meth:`notation`."""
+        words = text.split()
+        if not words:
+            raise ParseError(f"empty combination value {text!r}")
+        try:
+            category = Category(words[0].lower())
+        except ValueError:
+            raise ParseError(f"unknown combination {words[0]!r} in {text!r}") from None
+        return cls(category, tuple(Rank.parse(word) for word in words[1:]), royal_high)
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON form of RECORD.md: ``{"name": "four_two", "ranks": ["A", "K"]}``."""
+        return {"name": self.category.value, "ranks": [rank.symbol for rank in self.ranks]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object], *, royal_high: bool = False) -> Value:
+        """Read the JSON form of RECORD.md."""
+        name = data.get("name")
+        ranks = data.get("ranks", [])
+        try:
+            category = Category(name)
+        except ValueError:
+            raise ParseError(f"unknown combination name {name!r}") from None
+        if not isinstance(ranks, Sequence) or isinstance(ranks, str):
+            raise ParseError(f"bad ranks {ranks!r}: expected a list")
+        return cls(category, tuple(Rank.parse(str(rank)) for rank in ranks), royal_high)

@@ -1,0 +1,153 @@
+"""Per-seat views of a deal: exactly what R9 lets a seat see, nothing more.
+
+Every interface (bots, the terminal, the server, the learning environments) shows a player
+only an :class:`Observation`; it is built from the deal's public properties and the seat's own
+hand, so the stock order and other seats' unshown cards (R9.2, R9.3) never enter it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from paiute.actions import Action
+from paiute.cards import Card, format_cards
+from paiute.combos import Value
+
+if TYPE_CHECKING:
+    from paiute.deal import CallMade, Deal, Event, Outcome
+
+__all__ = ["Observation", "observe"]
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What one seat (or a spectator, ``seat is None``) may see of a deal (R9.1, R9.2)."""
+
+    seat: int | None
+    players: int
+    dealer: int
+    current_seat: int
+    phase: str
+    balances: tuple[int, ...]
+    pot: int
+    upcard: Card | None
+    wild_cards: tuple[Card, ...]
+    stock_size: int
+    stock_bottom: Card | None  # the upcard, face up under the stock (R2.6)
+    rebuilds: int
+    discard_pile: tuple[Card, ...]  # bottom first (R4.5)
+    hand: tuple[Card, ...]  # the seat's own cards (R9.2); empty for a spectator
+    hand_sizes: tuple[int, ...]
+    known_cards: tuple[tuple[Card, ...], ...]  # cards seen going into each hand (R4.5)
+    taken_card: Card | None  # taken from the discard pile this turn (R4.3, R4.5)
+    first_turn: bool  # whether the seat's current or next turn is its first (R5.7)
+    calls: tuple[CallMade, ...]
+    highest_call: Value | None
+    history: tuple[Event, ...]  # every action, private draws hidden (R4.5)
+    legal_actions: tuple[Action, ...]  # empty unless it is the seat's turn
+    outcome: Outcome | None
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.seat == self.current_seat and self.phase != "over"
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict (cards in canonical text; values in RECORD.md's form)."""
+
+        def card(c: Card | None) -> str | None:
+            return None if c is None else str(c)
+
+        def cards(cs: tuple[Card, ...]) -> list[str]:
+            return [str(c) for c in cs]
+
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "dealer": self.dealer,
+            "current_seat": self.current_seat,
+            "phase": self.phase,
+            "balances": list(self.balances),
+            "pot": self.pot,
+            "upcard": card(self.upcard),
+            "wild_cards": cards(self.wild_cards),
+            "stock_size": self.stock_size,
+            "stock_bottom": card(self.stock_bottom),
+            "rebuilds": self.rebuilds,
+            "discard_pile": cards(self.discard_pile),
+            "hand": cards(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "known_cards": [cards(known) for known in self.known_cards],
+            "taken_card": card(self.taken_card),
+            "first_turn": self.first_turn,
+            "calls": [call.to_json() for call in self.calls],
+            "highest_call": None if self.highest_call is None else self.highest_call.to_json(),
+            "history": [
+                {
+                    "seat": event.seat,
+                    "action": str(event.action),
+                    "card": card(event.card),
+                    "rebuilt": event.rebuilt,
+                }
+                for event in self.history
+            ],
+            "legal_actions": [str(action) for action in self.legal_actions],
+            "outcome": None
+            if self.outcome is None
+            else {
+                "dead": self.outcome.dead,
+                "winners": list(self.outcome.winners),
+            },
+        }
+
+    def __str__(self) -> str:
+        who = "spectator" if self.seat is None else f"seat {self.seat}"
+        lines = [
+            f"{who}: {self.phase}, seat {self.current_seat} to act, dealer {self.dealer}",
+            f"upcard {self.upcard if self.upcard is not None else '-'}, wild "
+            f"{format_cards(self.wild_cards)}, stock {self.stock_size}, pot {self.pot}",
+            f"discard pile: {format_cards(self.discard_pile) or '(empty)'}",
+        ]
+        if self.seat is not None:
+            lines.append(f"hand: {format_cards(self.hand)}")
+        for call in self.calls:
+            lines.append(f"call by seat {call.seat}: {format_cards(call.shown)} = {call.value}")
+        return "\n".join(lines)
+
+
+def observe(deal: Deal, seat: int | None) -> Observation:
+    """Build ``seat``'s observation of ``deal`` (R9)."""
+    if seat is not None and not 0 <= seat < deal.players:
+        raise ValueError(f"seat {seat!r} is not one of the {deal.players} seats")
+    my_turn = seat == deal.current_seat and not deal.is_over
+    if seat is None:
+        first_turn = False
+    elif my_turn:
+        first_turn = deal.is_first_turn
+    else:
+        first_turn = deal.draws(seat) == 0
+    return Observation(
+        seat=seat,
+        players=deal.players,
+        dealer=deal.dealer,
+        current_seat=deal.current_seat,
+        phase=deal.phase.value,
+        balances=deal.balances,
+        pot=deal.pot,
+        upcard=deal.upcard,
+        wild_cards=tuple(sorted(deal.wild_cards)),
+        stock_size=deal.stock_size,
+        stock_bottom=deal.stock_bottom,
+        rebuilds=deal.rebuilds,
+        discard_pile=deal.discard_pile,
+        hand=() if seat is None else deal.hand(seat),
+        hand_sizes=tuple(deal.hand_size(s) for s in range(deal.players)),
+        known_cards=tuple(deal.known_cards(s) for s in range(deal.players)),
+        taken_card=deal.taken_card,
+        first_turn=first_turn,
+        calls=deal.calls,
+        highest_call=deal.highest_call,
+        history=tuple(event.seen_by(seat) for event in deal.events),
+        legal_actions=tuple(deal.legal_actions()) if my_turn else (),
+        outcome=deal.outcome,
+    )

@@ -1,0 +1,368 @@
+"""Game records in the ``paiute-record/1`` format of RECORD.md: write, read, replay.
+
+A record re-creates every state of a match with no random generator: each deck (after the
+shuffle and cut) and each stock rebuild is written down, with every action in order.
+
+>>> import random
+>>> from paiute import Match, RuleSet, SeededChance
+>>> match = Match(RuleSet(), ["Ana", "Bo"], chance=SeededChance(5))
+>>> deal = match.start_deal()
+>>> policy = random.Random(5)
+>>> while not deal.is_over:
+...     _ = match.apply(policy.choice(deal.legal_actions()))
+>>> record = Record.from_match(match)
+>>> Record.loads(record.dumps()).dumps() == record.dumps()
+True
+>>> replay = record.replay()
+>>> replay.reports[0].balances == match.balances
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from paiute.actions import Action
+from paiute.cards import Card, pack
+from paiute.chance import RecordedChance
+from paiute.deal import CallMade, Deal
+from paiute.errors import IllegalActionError, PaiuteError, RecordError
+from paiute.match import Match
+from paiute.rules import RuleSet
+
+__all__ = [
+    "FORMAT",
+    "DealRecord",
+    "DealReport",
+    "Record",
+    "Replay",
+    "ReplayError",
+    "load",
+    "save",
+]
+
+FORMAT = "paiute-record/1"
+
+
+class ReplayError(IllegalActionError):
+    """A record action that breaks a rule: where it is, its text and the rule (RECORD.md)."""
+
+    def __init__(self, deal: int, action: int, text: str, rule: str, reason: str) -> None:
+        super().__init__(rule, reason, text)
+        self.deal = deal
+        self.index = action
+        self.text = text
+        self.args = (f'deal {deal}, action {action} "{text}": {rule} {reason}',)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "deal": self.deal,
+            "action": self.index,
+            "text": self.text,
+            "rule": self.rule,
+            "message": str(self),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """One deal of a record: the dealer, the dealt deck (top first), the rebuilt stocks
+    (each top first), the actions, and an optional fair-deal commitment (R10.2)."""
+
+    dealer: int
+    deck: tuple[Card, ...]
+    rebuilds: tuple[tuple[Card, ...], ...] = ()
+    actions: tuple[Action, ...] = ()
+    commitment: Mapping[str, object] | None = None
+
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "dealer": self.dealer,
+            "deck": [str(card) for card in self.deck],
+            "rebuilds": [[str(card) for card in order] for order in self.rebuilds],
+            "actions": [str(action) for action in self.actions],
+        }
+        if self.commitment is not None:
+            data["commitment"] = dict(self.commitment)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class DealReport:
+    """What a replayed deal came to (RECORD.md "What a reader must do")."""
+
+    dealer: int
+    finished: bool
+    dead: bool
+    calls: tuple[CallMade, ...]
+    winners: tuple[int, ...]
+    balances: tuple[int, ...]
+    pot: int
+
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "dead": self.dead,
+            "callers": [call.to_json() for call in self.calls],
+            "winners": sorted(self.winners),
+            "balances": list(self.balances),
+            "pot": self.pot,
+        }
+        if not self.finished:
+            data["in_progress"] = True
+        return data
+
+
+@dataclass(slots=True)
+class Replay:
+    """A record replayed through the engine: the match re-created and a report per deal."""
+
+    match: Match
+    reports: list[DealReport] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {"ok": True, "deals": [report.to_json() for report in self.reports]}
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A whole match (RECORD.md): rules, players, chips before the first deal, the deals."""
+
+    rules: RuleSet
+    players: tuple[str, ...]
+    balances: tuple[int, ...]
+    pot: int
+    deals: tuple[DealRecord, ...]
+
+    @classmethod
+    def from_match(cls, match: Match) -> Record:
+        deals = tuple(
+            DealRecord(deal.dealer, deal.deck, deal.rebuild_orders, deal.actions, commitment)
+            for deal, commitment in zip(match.deals, match.commitments, strict=True)
+        )
+        return cls(match.rules, match.players, match.initial_balances, match.initial_pot, deals)
+
+    # -- writing ------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "format": FORMAT,
+            "rules": self.rules.to_dict(),
+            "players": list(self.players),
+            "balances": list(self.balances),
+            "pot": self.pot,
+            "deals": [deal.to_json() for deal in self.deals],
+        }
+
+    def dumps(self) -> str:
+        """The record as compact JSON text, always the same for the same record."""
+        return json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":"))
+
+    # -- reading ------------------------------------------------------------------------
+
+    @classmethod
+    def loads(cls, text: str | bytes) -> Record:
+        """Read a record from JSON text; a malformed one raises :class:`RecordError`."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise RecordError(f"not JSON: {error}") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def from_json(cls, data: object) -> Record:
+        """Read a record from parsed JSON, checking every field (RECORD.md)."""
+        if not isinstance(data, dict):
+            raise RecordError("a record is a JSON object")
+        fmt = data.get("format")
+        if fmt != FORMAT:
+            raise RecordError(f"unknown format {fmt!r} (expected {FORMAT!r})")
+        rules_data = _require(data, "rules", dict, "")
+        try:
+            rules = RuleSet.from_dict(rules_data)
+        except PaiuteError as error:
+            raise RecordError(str(error)) from None
+        players = _require(data, "players", list, "")
+        if not all(isinstance(name, str) for name in players):
+            raise RecordError("players: every name must be a string")
+        try:
+            rules.check_players(len(players))
+        except PaiuteError as error:
+            raise RecordError(f"players: {error}") from None
+        balances = _require(data, "balances", list, "")
+        if len(balances) != len(players) or not all(_is_int(b) for b in balances):
+            raise RecordError(f"balances: expected {len(players)} whole numbers, got {balances!r}")
+        pot = data.get("pot", 0)
+        if not _is_int(pot):
+            raise RecordError(f"pot: expected a whole number, got {pot!r}")
+        deals_data = _require(data, "deals", list, "")
+        deals = tuple(_read_deal(index, deal, rules, len(players)) for index, deal in enumerate(deals_data))
+        return cls(rules, tuple(players), tuple(balances), pot, deals)
+
+    # -- replaying ----------------------------------------------------------------------
+
+    def replay(self) -> Replay:
+        """Re-create the match action by action (RECORD.md "What a reader must do").
+
+        Raises :class:`ReplayError` at the first action that breaks a rule and
+        :class:`RecordError` for a record that is malformed in a way only replay shows
+        (a deal that continues after it ended, a missing deal end, a wrong rebuild).
+        """
+        players = len(self.players)
+        first_dealer = self.deals[0].dealer if self.deals else None
+        match = Match(
+            self.rules,
+            self.players,
+            balances=self.balances,
+            pot=self.pot,
+            chance=RecordedChance(()),
+            dealer=first_dealer,
+        )
+        replay = Replay(match)
+        previous: Deal | None = None
+        for index, deal_record in enumerate(self.deals):
+            if previous is not None:
+                if not previous.is_over:
+                    raise RecordError(
+                        f"deal {index - 1} has not ended but deal {index} follows (missing deal end, R7.3)"
+                    )
+                expected = (previous.dealer + 1) % players
+                if deal_record.dealer != expected:
+                    raise RecordError(
+                        f"deal {index}: dealer {deal_record.dealer}, but the deal passes to the "
+                        f"left (R2.3): expected {expected}"
+                    )
+            chance = RecordedChance(deal_record.rebuilds, where=f"deal {index}: ")
+            deal = match.start_deal(deal_record.deck, chance=chance, commitment=deal_record.commitment)
+            for position, action in enumerate(deal_record.actions):
+                if deal.is_over:
+                    raise RecordError(
+                        f'deal {index}, action {position} "{action}": the deal continues after '
+                        "it ended (R7.3)"
+                    )
+                try:
+                    match.apply(action)
+                except ReplayError:
+                    raise
+                except IllegalActionError as error:
+                    raise ReplayError(index, position, str(action), error.rule, error.reason) from None
+            if deal.is_over and chance.unused:
+                raise RecordError(
+                    f"deal {index}: {chance.unused} recorded rebuild(s) that the deal never made (R4.6)"
+                )
+            replay.reports.append(_report(deal, match))
+            previous = deal
+        return replay
+
+
+def _report(deal: Deal, match: Match) -> DealReport:
+    outcome = deal.outcome
+    if outcome is None:
+        return DealReport(deal.dealer, False, False, deal.calls, (), match.balances, match.pot)
+    return DealReport(
+        deal.dealer, True, outcome.dead, outcome.calls, outcome.winners, match.balances, match.pot
+    )
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _require(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
+    if key not in data:
+        raise RecordError(f"{where}missing field {key!r}")
+    value = data[key]
+    if not isinstance(value, kind):
+        raise RecordError(f"{where}{key}: expected {kind.__name__}, got {value!r}")
+    return value
+
+
+def _read_cards(texts: object, where: str) -> tuple[Card, ...]:
+    if not isinstance(texts, list):
+        raise RecordError(f"{where}: expected a list of cards, got {texts!r}")
+    cards = []
+    for text in texts:
+        if not isinstance(text, str):
+            raise RecordError(f"{where}: unknown card text {text!r}")
+        try:
+            cards.append(Card.parse(text))
+        except PaiuteError:
+            raise RecordError(f"{where}: unknown card text {json.dumps(text)}") from None
+    return tuple(cards)
+
+
+def _read_deal(index: int, data: object, rules: RuleSet, players: int) -> DealRecord:
+    where = f"deal {index}: "
+    if not isinstance(data, dict):
+        raise RecordError(f"deal {index}: a deal is a JSON object")
+    dealer = data.get("dealer")
+    if not _is_int(dealer) or not 0 <= dealer < players:  # type: ignore[operator]
+        raise RecordError(f"{where}dealer {dealer!r} is not one of the {players} seats")
+    deck = _read_cards(_require(data, "deck", list, where), f"deal {index}: deck")
+    expected = Counter(pack(rules.jokers))
+    found = Counter(deck)
+    if found != expected:
+        missing = sorted(expected - found)
+        extra = sorted(found - expected)
+        raise RecordError(
+            f"{where}the deck is not exactly one pack ({len(deck)} cards; missing "
+            f"{[str(c) for c in missing]}; extra {[str(c) for c in extra]})"
+        )
+    rebuild_data = data.get("rebuilds", [])
+    if not isinstance(rebuild_data, list):
+        raise RecordError(f"{where}rebuilds: expected a list of stocks, got {rebuild_data!r}")
+    rebuilds = tuple(
+        _read_cards(order, f"deal {index}: rebuild {number}") for number, order in enumerate(rebuild_data)
+    )
+    actions = []
+    for position, text in enumerate(_require(data, "actions", list, where)):
+        if not isinstance(text, str):
+            raise RecordError(f"deal {index}, action {position}: expected text, got {text!r}")
+        try:
+            actions.append(Action.parse(text))
+        except PaiuteError as error:
+            raise RecordError(f"deal {index}, action {position}: {error}") from None
+    commitment = data.get("commitment")
+    if commitment is not None and not (
+        isinstance(commitment, dict)
+        and isinstance(commitment.get("sha256"), str)
+        and isinstance(commitment.get("salt"), str)
+        and _is_int(commitment.get("cut"))
+    ):
+        raise RecordError(f'{where}commitment: expected {{"sha256": text, "salt": text, "cut": number}}')
+    return DealRecord(dealer, deck, rebuilds, tuple(actions), commitment)  # type: ignore[arg-type]
+
+
+def save(record: Record, path: str | os.PathLike[str]) -> None:
+    """Write ``record`` to ``path`` atomically: a crash leaves the old file or the new one."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(record.dumps() + "\n")
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, 0o644)  # mkstemp makes it private; a record is for sharing
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def load(path: str | os.PathLike[str]) -> Record:
+    """Read a record file (malformed content raises :class:`RecordError`)."""
+    try:
+        text = Path(path).read_bytes()
+    except OSError as error:
+        raise RecordError(f"cannot read {str(path)!r}: {error.strerror}") from None
+    return Record.loads(text)
