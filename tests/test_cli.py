@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CONFORMANCE
 
+from conftest import CONFORMANCE
 from paiute.cli.main import main
 
 RECORDS = CONFORMANCE / "records"
