@@ -111,6 +111,7 @@ def test_eval_errors_are_one_clear_line(
     capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
 ) -> None:
     status, out, err = run(capsys, *argv)
+    assert out == ""
     assert status == 2
     assert needle in err
     assert len(err.strip().splitlines()) == 1
