@@ -83,7 +83,7 @@ CASES: tuple[Case, ...] = (
     Case("engine", "paiute random play, 4 players, incl. Deal.new", "decisions", "engine", ours=True),
     Case(
         "engine_cold",
-        "same, first CPU-s of a fresh process (memo filling)",
+        "same, first CPU-s of a fresh process",
         "decisions",
         "engine",
         ours=True,
@@ -189,13 +189,13 @@ def case_ours_six(seconds: float, repeats: int) -> dict[str, object]:
         return len(pool)
 
     cold = time.process_time()
-    chunk()  # the first pass fills the shared memo tables
+    chunk()  # the first pass memoises straight-flush masks
     cold = time.process_time() - cold
     rates = _measure(chunk, seconds, repeats)
     return {
         "rates": rates,
         "versions": {"paiute": _version("paiute")},
-        "note": f"warm memo; first (memo-filling) pass of {POOL} holdings: {POOL / cold / 1e6:.2f} M/s",
+        "note": f"first pass of {POOL} holdings (memoising straight-flush masks): {POOL / cold / 1e6:.2f} M/s",
     }
 
 
@@ -359,15 +359,6 @@ def _engine_chunk() -> Callable[[], int]:
     return chunk
 
 
-def _memo_sizes() -> str:
-    try:
-        from paiute.evaluator import _MEMO  # private: only read, to say how warm the tables are
-
-        return f"{len(_MEMO.best_rank)} rank keys memoised"
-    except Exception:
-        return "memo size unknown"
-
-
 def _warm_engine(chunk: Callable[[], int], warmup: float) -> str:
     start = time.process_time()
     decisions = 0
@@ -375,8 +366,8 @@ def _warm_engine(chunk: Callable[[], int], warmup: float) -> str:
         decisions += chunk()
     elapsed = time.process_time() - start
     return (
-        f"after a warm-up of {elapsed:.1f} CPU-s ({decisions / elapsed / 1e3:.0f} k/s during it) "
-        f"that fills the evaluator's shared memo tables ({_memo_sizes()})"
+        f"after a warm-up of {elapsed:.1f} CPU-s ({decisions / elapsed / 1e3:.0f} k/s during it; "
+        "the evaluator's rank tables are built at import, only straight-flush masks are memoised)"
     )
 
 
@@ -396,7 +387,7 @@ def case_engine_cold(seconds: float, repeats: int) -> dict[str, object]:
     return {
         "rates": rates,
         "versions": {"paiute": _version("paiute")},
-        "note": f"no warm-up: the memo tables fill as deals are played; at the end {_memo_sizes()}",
+        "note": "no warm-up: the first CPU-seconds of a fresh process",
     }
 
 
@@ -561,7 +552,7 @@ def run_child(name: str, seconds: float, repeats: int) -> None:
 def run_warmup_curve(total: float) -> None:
     """The engine's random-play rate in successive 0.5 CPU-s windows of this fresh process."""
     chunk = _engine_chunk()
-    print("window (CPU-s)   decisions/s   memo")
+    print("window (CPU-s)   decisions/s")
     start = time.process_time()
     while time.process_time() - start < total:
         begin = time.process_time()
@@ -569,9 +560,7 @@ def run_warmup_curve(total: float) -> None:
         while time.process_time() - begin < 0.5:
             done += chunk()
         elapsed = time.process_time() - begin
-        print(
-            f"{begin - start:5.1f}-{begin - start + elapsed:4.1f}     {done / elapsed:10,.0f}   {_memo_sizes()}"
-        )
+        print(f"{begin - start:5.1f}-{begin - start + elapsed:4.1f}     {done / elapsed:10,.0f}")
 
 
 # -- profiles --------------------------------------------------------------------------------------
@@ -587,7 +576,7 @@ def run_profile(which: str, seconds: float) -> None:
             note = _warm_engine(chunk, WARMUP_SECONDS)
             title = f"engine, steady state {note}"
         else:
-            title = "engine, cold start (no warm-up: the memo tables fill during the profile)"
+            title = "engine, cold start (no warm-up)"
         chunks = [(title + ": random play, 4 players, whole deals incl. Deal.new", chunk)]
     elif which == "evaluator":
         ev, cards = _ours_evaluator()
@@ -606,7 +595,7 @@ def run_profile(which: str, seconds: float) -> None:
                 code(hand)
             return len(five)
 
-        six_chunk(), five_chunk()  # warm the memo tables
+        six_chunk(), five_chunk()  # memoise straight-flush masks
         chunks = [
             ("evaluator: best_code on six cards", six_chunk),
             ("evaluator: code on five cards", five_chunk),
