@@ -103,6 +103,18 @@ def test_r1_2_worked_example_wheel_needs_suited_or_wild_three() -> None:
     assert call.discard == Card.parse("3d")
 
 
+def test_r5_5_three_three_higher_three_first() -> None:
+    natural = Evaluator()
+    assert natural.value(cards("Kc Kd Kh 4c 4d 4h")) == Value.parse("three_three K 4")
+    # 2 kings + 2 fours + a wild + a nine cannot be two threes, only three pairs.
+    assert THREES.value(cards("Kc Kd 4c 4d 3h 9s")) == Value.parse("paiute K 9 4")
+    # Wilds fill both threes: the highest ranks available.
+    assert THREES.value(cards("3c 3d 3h 3s Qd Qh")) == Value.parse("four_two A Q")
+    assert THREES.value(cards("Kc Kd 3h 4c 4d 4h")) == Value.parse("three_three K 4")
+    assert Value.parse("three_three K 4") > Value.parse("three_three K 3")
+    assert Value.parse("three_three K 4") < Value.parse("three_three A 2")
+
+
 def test_r5_6_worked_example_paiute() -> None:
     held = cards("Jc Jd 7h 7s 4c 4d")
     call = THREES.best(held)

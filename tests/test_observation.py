@@ -160,11 +160,11 @@ def play_and_watch(seed: int, players: int | None = None, dense: int = 30) -> tu
 
 @settings(max_examples=12)
 @given(st.integers(0, 2**32 - 1))
-def test_r9_observation_holds_only_what_the_seat_may_see(seed: int) -> None:
+def test_r9_3_observation_holds_only_what_the_seat_may_see(seed: int) -> None:
     play_and_watch(seed)
 
 
-def test_r9_fixed_seeds_every_table_size() -> None:
+def test_r9_3_fixed_seeds_every_table_size() -> None:
     """Deterministic companions of the property above: every table size, both presets."""
     changed = resampled = 0
     for players in range(2, 9):
@@ -176,7 +176,7 @@ def test_r9_fixed_seeds_every_table_size() -> None:
     assert changed > resampled // 2  # re-dealing really moves other seats' cards
 
 
-def test_r9_other_hands_appear_nowhere() -> None:
+def test_r9_2_other_hands_appear_nowhere() -> None:
     deal = make_deal(RuleSet(), 3, 0, {1: "Ah Kh Qh Jh 9c", 2: "2d 5s 7c 8d Tc"}, upcard="3s")
     for seat, hidden in ((0, "Ah Kh Qh Jh 9c 2d 5s 7c 8d Tc"), (1, "2d 5s 7c 8d Tc"), (2, "Ah Kh Qh Jh 9c")):
         for text in texts(deal.observation(seat)):
@@ -188,7 +188,7 @@ def test_r9_other_hands_appear_nowhere() -> None:
         assert all(event.card not in card_tokens(text) for text in texts(deal.observation(seat)))
 
 
-def test_r9_taken_cards_are_public() -> None:
+def test_r9_1_taken_cards_are_public() -> None:
     deal = make_deal(RuleSet(), 3, 0, upcard="3s", stock="Kd")
     play(deal, "draw stock", "discard Kd", "draw discard", f"discard {deal.hand(2)[0]}")
     for seat in (0, 1, None):
@@ -198,7 +198,7 @@ def test_r9_taken_cards_are_public() -> None:
         assert observation.hand_sizes == (5, 5, 5)
 
 
-def test_r9_the_face_up_upcard_is_public_until_drawn() -> None:
+def test_r9_1_the_face_up_upcard_is_public_until_drawn() -> None:
     deal = make_deal(RuleSet(), 2, 0, upcard="3s")
     for seat in (0, 1, None):
         assert deal.observation(seat).stock_bottom == Card.parse("3s")
@@ -346,3 +346,18 @@ def test_perft_matches_the_model_from_random_positions() -> None:
             step_both(deal, ref, choose(rng, deal.legal_actions(), 0.3))
         check_same(deal, ref)
         assert perft(deal, 4) == perft_ref(deal, ref, 4)
+
+
+def test_r9_1_public_facts_are_the_same_for_every_seat() -> None:
+    deal, rng = random_deal(11)
+    for _ in range(30):
+        deal.apply(rng.choice(deal.legal_actions()))
+    views = [deal.observation(seat) for seat in (*range(deal.players), None)]
+    public = {
+        (v.balances, v.pot, v.upcard, v.wild_cards, v.stock_size, v.discard_pile, v.hand_sizes, v.known_cards)
+        for v in views
+    }
+    assert len(public) == 1
+    assert {tuple((e.seat, str(e.action)) for e in v.history) for v in views} == {
+        tuple((e.seat, str(e.action)) for e in deal.events)
+    }
