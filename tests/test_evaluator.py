@@ -110,7 +110,9 @@ def test_r5_5_three_three_higher_three_first() -> None:
     assert THREES.value(cards("Kc Kd 4c 4d 3h 9s")) == Value.parse("paiute K 9 4")
     # Wilds fill both threes: the highest ranks available.
     assert THREES.value(cards("3c 3d 3h 3s Qd Qh")) == Value.parse("four_two A Q")
-    assert THREES.value(cards("Kc Kd 3h 4c 4d 4h")) == Value.parse("three_three K 4")
+    # One wild turns three + two into a Four/Two, which ranks higher (R5.4).
+    assert THREES.value(cards("Kc Kd 3h 4c 4d 4h")) == Value.parse("four_two 4 K")
+    assert THREES.value(cards("Qc Qd Qh 9c 9d 9s")) == Value.parse("three_three Q 9")
     assert Value.parse("three_three K 4") > Value.parse("three_three K 3")
     assert Value.parse("three_three K 4") < Value.parse("three_three A 2")
 
