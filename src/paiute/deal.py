@@ -148,6 +148,7 @@ class Deal:
         "balances",
         "dealer",
         "deck",
+        "initial_discard",
         "players",
         "pot",
         "rules",
@@ -207,6 +208,7 @@ class Deal:
         discard: list[Card] = []
         if rules.open_discard:  # R2.7
             discard.append(stock.pop())
+        self.initial_discard: Card | None = discard[0] if discard else None
         self.upcard = upcard
         self.wild_cards = rules.wild_cards(upcard)  # R3
         self._evaluator = Evaluator(self.wild_cards, royal_high=rules.royal_high)
@@ -242,6 +244,107 @@ class Deal:
         cut = chance.below(len(deck))
         deck = deck[cut:] + deck[:cut]
         return cls(rules, players, dealer, deck, chance, balances=balances, pot=pot)
+
+    @classmethod
+    def from_observation(cls, observation: Observation, chance: Chance) -> Deal:
+        """A full state consistent with what one seat has seen (a *determinization*).
+
+        The seat's own hand and every public fact come from ``observation``; the cards it
+        cannot see are dealt at random by ``chance`` into the stock and the unknown places of
+        the other hands. After a rebuild (R4.6) the stock is drawn only from the cards that
+        went into the rebuilt stock and are still unseen; otherwise every unseen card is
+        equally likely anywhere (finer constraints, such as which stock an opponent's
+        unknown card came from, are not modelled). Search players use this: they only ever
+        hold an :class:`~paiute.observation.Observation`, never the true state.
+        """
+        seat = observation.seat
+        if seat is None:
+            raise PaiuteError("a spectator's observation has no hand to sample around")
+        rules = observation.rules
+        players = observation.players
+        deal = object.__new__(cls)
+        deal.rules = rules
+        deal.players = players
+        deal.dealer = observation.dealer
+        deal.deck = ()
+        deal.balances = observation.balances
+        deal.pot = observation.pot
+        deal.upcard = observation.upcard
+        deal.initial_discard = observation.initial_discard
+        deal.wild_cards = frozenset(observation.wild_cards)
+        deal._chance = chance
+        deal._evaluator = Evaluator(deal.wild_cards, royal_high=rules.royal_high)
+        deal._paiute_any_turn = rules.paiute_allowed_any_turn(players)
+        deal._discard = list(observation.discard_pile)
+        deal._upcard_in_stock = observation.stock_bottom is not None
+        deal._seat = observation.current_seat
+        deal._phase = Phase(observation.phase)
+        deal._taken = observation.taken_card
+        deal._draws = [0] * players
+        deal._events = list(observation.history)
+        for event in deal._events:
+            if event.action.kind.is_draw and not event.ends_deal:  # a dead deal's draw draws nothing
+                deal._draws[event.seat] += 1
+        deal._calls = list(observation.calls)
+        deal._called = [False] * players
+        for call in deal._calls:
+            deal._called[call.seat] = True
+        highest = observation.highest_call
+        deal._best_code = 0 if highest is None else highest.code
+        deal._rebuild_orders = [()] * observation.rebuilds
+        deal._outcome = observation.outcome
+
+        # Which cards went into the current rebuilt stock, from the public history.
+        pile = [] if observation.initial_discard is None else [observation.initial_discard]
+        rebuilt: set[Card] = set()
+        for event in observation.history:
+            if event.rebuilt:
+                moved = pile[:-1] if rules.reshuffle_keeps_top else pile[:]
+                pile = pile[-1:] if rules.reshuffle_keeps_top else []
+                rebuilt = set(moved)
+            kind = event.action.kind
+            if kind is ActionKind.DRAW_DISCARD:
+                pile.pop()
+            elif (kind is ActionKind.DISCARD or kind is ActionKind.CALL_FIVE) and event.card is not None:
+                pile.append(event.card)
+        seen = set(observation.hand) | set(observation.discard_pile)
+        for call in observation.calls:
+            seen.update(call.shown)
+        for known in observation.known_cards:
+            seen.update(known)
+        if observation.stock_bottom is not None:
+            seen.add(observation.stock_bottom)
+        if observation.upcard is not None and not rules.upcard_under_stock:
+            seen.add(observation.upcard)  # R2.6: out of play, face up
+        unseen = [card for card in pack(rules.jokers) if card not in seen]
+        hidden_stock = observation.stock_size - (1 if observation.stock_bottom is not None else 0)
+        if observation.rebuilds:
+            candidates = [card for card in unseen if card in rebuilt]
+            chance.shuffle(candidates)
+            stock_cards = candidates[:hidden_stock]
+            chosen = set(stock_cards)
+            rest = [card for card in unseen if card not in chosen]
+        else:
+            chance.shuffle(unseen)
+            stock_cards, rest = unseen[:hidden_stock], unseen[hidden_stock:]
+        chance.shuffle(rest)
+        refill = iter(rest)
+        hands: list[list[Card]] = []
+        for player in range(players):
+            if player == seat:
+                hands.append(list(observation.hand))
+                continue
+            hand = list(observation.known_cards[player])
+            hand.extend(next(refill) for _ in range(observation.hand_sizes[player] - len(hand)))
+            hands.append(hand)
+        if next(refill, None) is not None or len(stock_cards) != hidden_stock:
+            raise PaiuteError("the observation does not add up to one pack (R9 view inconsistent)")
+        deal._hands = hands
+        stock = list(stock_cards)
+        if observation.stock_bottom is not None:
+            stock.insert(0, observation.stock_bottom)
+        deal._stock = stock
+        return deal
 
     # -- the public state ---------------------------------------------------------------
 
@@ -582,6 +685,7 @@ class Deal:
         other.dealer = self.dealer
         other.deck = self.deck
         other.upcard = self.upcard
+        other.initial_discard = self.initial_discard
         other.wild_cards = self.wild_cards
         other.balances = self.balances
         other.pot = self.pot

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from paiute.actions import Action
 from paiute.cards import Card, format_cards
 from paiute.combos import Value
+from paiute.rules import RuleSet
 
 if TYPE_CHECKING:
     from paiute.deal import CallMade, Deal, Event, Outcome
@@ -25,6 +26,7 @@ class Observation:
     """What one seat (or a spectator, ``seat is None``) may see of a deal (R9.1, R9.2)."""
 
     seat: int | None
+    rules: RuleSet
     players: int
     dealer: int
     current_seat: int
@@ -32,6 +34,7 @@ class Observation:
     balances: tuple[int, ...]
     pot: int
     upcard: Card | None
+    initial_discard: Card | None  # turned face up to start the discard pile (R2.7)
     wild_cards: tuple[Card, ...]
     stock_size: int
     stock_bottom: Card | None  # the upcard, face up under the stock (R2.6)
@@ -63,6 +66,7 @@ class Observation:
 
         return {
             "seat": self.seat,
+            "rules": self.rules.to_dict(),
             "players": self.players,
             "dealer": self.dealer,
             "current_seat": self.current_seat,
@@ -70,6 +74,7 @@ class Observation:
             "balances": list(self.balances),
             "pot": self.pot,
             "upcard": card(self.upcard),
+            "initial_discard": card(self.initial_discard),
             "wild_cards": cards(self.wild_cards),
             "stock_size": self.stock_size,
             "stock_bottom": card(self.stock_bottom),
@@ -128,6 +133,7 @@ def observe(deal: Deal, seat: int | None) -> Observation:
         first_turn = deal.draws(seat) == 0
     return Observation(
         seat=seat,
+        rules=deal.rules,
         players=deal.players,
         dealer=deal.dealer,
         current_seat=deal.current_seat,
@@ -135,6 +141,7 @@ def observe(deal: Deal, seat: int | None) -> Observation:
         balances=deal.balances,
         pot=deal.pot,
         upcard=deal.upcard,
+        initial_discard=deal.initial_discard,
         wild_cards=tuple(sorted(deal.wild_cards)),
         stock_size=deal.stock_size,
         stock_bottom=deal.stock_bottom,

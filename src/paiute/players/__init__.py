@@ -1,0 +1,20 @@
+"""Players: the protocol, the registry, and the built-in bots.
+
+``make_player("random")``, ``make_player("greedy")``, ``make_player("ismcts:iterations=2000")``…
+"""
+
+from paiute.players import random_player  # noqa: F401  (registers "random")
+from paiute.players.base import PLAYERS, Player, PlayerError, PlayerInfo, make_player, parse_spec, register
+from paiute.players.play import play_deal, play_turn
+
+__all__ = [
+    "PLAYERS",
+    "Player",
+    "PlayerError",
+    "PlayerInfo",
+    "make_player",
+    "parse_spec",
+    "play_deal",
+    "play_turn",
+    "register",
+]
