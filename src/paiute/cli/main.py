@@ -11,7 +11,14 @@ import sys
 from collections.abc import Sequence
 
 from paiute import __version__
-from paiute.cli import eval_command, replay_command, rules_command
+from paiute.cli import (
+    eval_command,
+    odds_command,
+    replay_command,
+    rules_command,
+    simulate_command,
+    tournament_command,
+)
 from paiute.errors import PaiuteError
 
 _DESCRIPTION = """\
@@ -34,7 +41,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"paiute {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (eval_command, replay_command, rules_command):
+    for module in (
+        eval_command,
+        replay_command,
+        rules_command,
+        tournament_command,
+        simulate_command,
+        odds_command,
+    ):
         module.register(commands)
     return parser
 

@@ -3,7 +3,8 @@
 ``make_player("random")``, ``make_player("greedy")``, ``make_player("ismcts:iterations=2000")``…
 """
 
-from paiute.players import random_player  # noqa: F401  (registers "random")
+# Importing the built-in players registers them: "random", "greedy", "mc", "ismcts".
+from paiute.players import greedy, random_player, search  # noqa: F401
 from paiute.players.base import PLAYERS, Player, PlayerError, PlayerInfo, make_player, parse_spec, register
 from paiute.players.play import play_deal, play_turn
 

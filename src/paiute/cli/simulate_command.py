@@ -1,0 +1,363 @@
+"""``paiute simulate``: play many deals with bots and report the facts of the game."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from paiute.errors import PaiuteError
+from paiute.odds import category_order
+from paiute.rules import MAX_SEATS, MIN_PLAYERS, PRESETS, RuleSet
+from paiute.simulate import (
+    Comparison,
+    Difference,
+    Estimate,
+    Fact,
+    SimulationConfig,
+    SimulationReport,
+    compare,
+    compare_values,
+    parse_bots,
+    plot,
+    require_sim_extra,
+    simulate,
+)
+
+_EPILOG = """\
+Every deal is independent and seeded from (--seed, its index), its dealer is seat index mod
+players, and every seat starts with no chips: the results are the same whatever --workers.
+Rates come with Wilson 95% intervals, means with normal 95% intervals. A seat's chip edge
+counts an equal share of a pot left by a dead deal (R8.5), so the edges of a deal add up to 0.
+Position 1 is the dealer's left (plays first), the last position is the dealer.
+
+--compare OPTION runs the same seeds once for each value of the option (true/false options:
+off and on; choices: every choice; numbers: give them, --compare max_rebuilds=1,3,10) and
+reports every fact for each value and its difference from the first (the rules' own value),
+deal by deal over the same shuffles where the fact applies to every deal.
+
+Ctrl-C stops the run and reports the deals that finished (exit status 130).
+
+bots: one spec for every seat, or one per seat, comma-separated: random, greedy,
+"ismcts:iterations=200,seed=3" (a key=value after a comma belongs to the spec before it).
+
+examples:
+  paiute simulate --deals 2000 --players 4 --workers 4
+  paiute simulate --deals 500 --bots greedy,random,random --json > facts.json
+  paiute simulate --deals 1000 --compare royal_high --plot charts/
+  paiute simulate --preset gamerules --option max_rebuilds=1 --deals 300
+"""
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "simulate",
+        help="play many deals with bots and report the facts of the game",
+        description="Play many deals with bots and report deal length, dead deals (R4.7), each "
+        "position's and seat's chip edge, how often each combination is called and wins, how "
+        "often the first caller is overtaken in the last round, and the effect of an option.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--deals", type=int, default=500, metavar="N", help="deals to play (default 500)")
+    parser.add_argument(
+        "--players", type=int, default=4, metavar="K", help="players at the table (default 4)"
+    )
+    parser.add_argument(
+        "--bots",
+        action="append",
+        default=[],
+        metavar="SPEC[,SPEC...]",
+        help="bot for every seat, or one per seat (default random)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
+    parser.add_argument("--preset", default="pagat", choices=sorted(PRESETS), help="preset (default pagat)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change an option (repeatable), e.g. royal_high=on",
+    )
+    parser.add_argument(
+        "--compare", metavar="OPTION[=V1,V2...]", help="run each value of an option on the same seeds"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, metavar="W", help="local processes (default 1; 0: one per CPU)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    parser.add_argument("--plot", metavar="DIR", help="write PNG charts into DIR (needs matplotlib)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    options = dict(RuleSet.parse_option(text) for text in args.option)
+    rules = RuleSet.from_preset(args.preset, **options)
+    if not MIN_PLAYERS <= args.players <= MAX_SEATS:
+        raise PaiuteError(
+            f"R2.1 {args.players} players: {MIN_PLAYERS} to {MAX_SEATS} (6 or more: max_players)"
+        )
+    if args.players > rules.max_players and "max_players" not in options:
+        rules = rules.replace(max_players=args.players)  # R2.1: the table asked for is allowed
+    if args.deals < 1:
+        raise PaiuteError(f"--deals must be at least 1, not {args.deals}")
+    if args.workers < 0:
+        raise PaiuteError(f"--workers must be at least 1 (0: one per CPU), not {args.workers}")
+    workers = args.workers or (os.cpu_count() or 1)
+    bots = parse_bots(args.bots, args.players)
+    config = SimulationConfig(rules, args.players, bots, args.seed)
+    comparison: tuple[str, tuple[object, ...]] | None = None
+    if args.compare:
+        comparison = compare_values(rules, args.compare)
+        for value in comparison[1]:
+            SimulationConfig(rules.replace(**{comparison[0]: value}), args.players, bots, args.seed)
+    if not args.json:
+        require_sim_extra("rich", "paiute simulate")
+    if args.plot:
+        require_sim_extra("matplotlib", "--plot")
+    total = args.deals * (len(comparison[1]) if comparison else 1)
+    started = time.perf_counter()
+    result: SimulationReport | Comparison
+    with _progress(total, quiet=args.quiet) as advance:
+        if comparison is None:
+            result = simulate(config, args.deals, workers=workers, progress=advance)
+        else:
+            result = compare(
+                config, comparison[0], comparison[1], args.deals, workers=workers, progress=advance
+            )
+    elapsed = time.perf_counter() - started
+    interrupted = result.interrupted
+    if args.json:
+        data = {"command": "simulate", **result.to_json()}
+        print(json.dumps(data))
+    elif isinstance(result, Comparison):
+        _print_comparison(result, elapsed)
+    else:
+        _print_report(result, elapsed)
+    if args.plot:
+        paths = plot(result, args.plot)
+        print(f"wrote {len(paths)} charts: {', '.join(str(path) for path in paths)}", file=sys.stderr)
+    return 130 if interrupted else 0
+
+
+@contextmanager
+def _progress(total: int, *, quiet: bool) -> Iterator[Callable[[int], None] | None]:
+    """A rich progress bar with ETA on standard error, when it is a terminal."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    try:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+    except ImportError:
+        yield None
+        return
+    columns = (
+        TextColumn("deals"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("deals", total=total)
+
+        def advance(count: int) -> None:
+            progress.advance(task, count)
+
+        yield advance
+
+
+# -- text output ------------------------------------------------------------------------------
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(width=None if sys.stdout.isatty() else 120, highlight=False)
+
+
+def _show(fact: Fact, estimate: Estimate, *, interval: bool = True) -> str:
+    if estimate.value is None:
+        return "-"
+    if fact.kind == "rate":
+        text = f"{100 * estimate.value:.1f}%"
+        if interval and estimate.low is not None and estimate.high is not None:
+            text += f" [{100 * estimate.low:.1f}, {100 * estimate.high:.1f}]"
+        return text
+    signed = fact.unit == "chips"
+    text = f"{estimate.value:+.3f}" if signed else f"{estimate.value:.2f}"
+    if interval and estimate.low is not None and estimate.high is not None:
+        text += (
+            f" [{estimate.low:+.3f}, {estimate.high:+.3f}]"
+            if signed
+            else f" [{estimate.low:.2f}, {estimate.high:.2f}]"
+        )
+    return text
+
+
+def _show_difference(fact: Fact, diff: Difference | None) -> str:
+    if diff is None or diff.difference is None:
+        return "-"
+    scale = 100.0 if fact.kind == "rate" else 1.0
+    text = f"{scale * diff.difference:+.2f}"
+    if diff.low is not None and diff.high is not None:
+        text += f" [{scale * diff.low:+.2f}, {scale * diff.high:+.2f}]"
+    if diff.low is not None and diff.high is not None and (diff.low > 0 or diff.high < 0):
+        text += " *"
+    return text
+
+
+def _header(report: SimulationReport, elapsed: float) -> str:
+    config = report.config
+    bots = ", ".join(f"{seat}: {bot}" for seat, bot in enumerate(config.bots))
+    rate = report.completed / elapsed if elapsed > 0 else 0.0
+    lines = [
+        f"paiute simulate: {report.completed} of {report.requested} deals, {config.players} players, "
+        f"seed {config.seed}, rules {json.dumps(config.rules.to_dict())}",
+        f"bots: {bots}   ({elapsed:.1f} s, {rate:.1f} deals/s)",
+    ]
+    if report.interrupted:
+        lines.append(
+            f"[bold red]interrupted:[/] the facts below are of the {report.completed} deals that finished"
+        )
+    return "\n".join(lines)
+
+
+def _print_report(report: SimulationReport, elapsed: float) -> None:
+    from rich.table import Table
+
+    console = _console()
+    console.print(_header(report, elapsed))
+    estimates = report.estimates()
+    facts = {fact.key: fact for fact in report.facts}
+    lengths = report.lengths()
+
+    table = Table(title="Deals", title_justify="left")
+    table.add_column("fact")
+    table.add_column("value [95% CI]", justify="right")
+    table.add_column("n", justify="right")
+    for fact in report.facts:
+        if fact.group == "deal":
+            table.add_row(fact.label, _show(fact, estimates[fact.key]), str(estimates[fact.key].n))
+    for unit, spread in lengths.items():
+        if spread:
+            table.add_row(
+                f"deal length ({unit}): median [10%, 90%]",
+                f"{spread['median']:g} [{spread['p10']:g}, {spread['p90']:g}]",
+                str(report.completed),
+            )
+    console.print(table)
+
+    table = Table(title="Combinations (R5): share of deals", title_justify="left")
+    table.add_column("category")
+    table.add_column("called", justify="right")
+    table.add_column("wins the deal", justify="right")
+    table.add_column("wins when called", justify="right")
+    table.add_column("calls", justify="right")
+    counts = report.counts()
+    calls = counts["calls"]
+    for category in category_order(report.config.rules.royal_high):
+        name = category.value
+        table.add_row(
+            category.title,
+            *(
+                _show(facts[f"{prefix}.{name}"], estimates[f"{prefix}.{name}"])
+                for prefix in ("called", "won", "won_when_called")
+            ),
+            str(calls[name]),
+        )
+    console.print(table)
+
+    table = Table(title="Positions (1 = dealer's left, plays first)", title_justify="left")
+    table.add_column("position")
+    table.add_column("chip edge per deal [95% CI]", justify="right")
+    table.add_column("wins [95% CI]", justify="right")
+    players = report.config.players
+    for position in range(1, players + 1):
+        name = "dealer" if position == players else ("plays first" if position == 1 else "")
+        edge, wins = f"edge.position.{position}", f"win.position.{position}"
+        table.add_row(
+            f"{position} {name}".strip(),
+            _show(facts[edge], estimates[edge]),
+            _show(facts[wins], estimates[wins]),
+        )
+    console.print(table)
+
+    table = Table(title="Seats", title_justify="left")
+    table.add_column("seat")
+    table.add_column("bot")
+    table.add_column("chip edge per deal [95% CI]", justify="right")
+    table.add_column("wins [95% CI]", justify="right")
+    for seat in range(players):
+        edge, wins = f"edge.seat.{seat}", f"win.seat.{seat}"
+        table.add_row(
+            str(seat),
+            report.config.bots[seat],
+            _show(facts[edge], estimates[edge]),
+            _show(facts[wins], estimates[wins]),
+        )
+    console.print(table)
+    conserved = "yes" if report.chips_conserved() else "[bold red]NO[/]"
+    console.print(
+        f"dead deals {counts['dead']}, called deals {counts['called']}, rebuilds {counts['rebuilds']}; "
+        f"chips conserved in every deal (R8.6): {conserved}"
+    )
+
+
+def _print_comparison(result: Comparison, elapsed: float) -> None:
+    from rich.table import Table
+
+    console = _console()
+    base = result.reports[0]
+    console.print(
+        _header(base, elapsed).replace("paiute simulate:", f"paiute simulate --compare {result.option}:")
+    )
+    values = [str(value) for value in result.values]
+    estimates = [report.estimates() for report in result.reports]
+    effects = result.effects()
+    table = Table(
+        title=f"Effect of {result.option}: each value, and its difference from {result.option}={values[0]} "
+        "(rates in percentage points; * : the 95% interval excludes 0)",
+        title_justify="left",
+    )
+    table.add_column("fact")
+    for value in values:
+        table.add_column(f"{result.option}={value}", justify="right")
+    for value in values[1:]:
+        table.add_column(f"Δ {value} [95% CI]", justify="right")
+    group = None
+    for fact in base.facts:
+        if fact.group != group:
+            if group is not None:
+                table.add_section()
+            group = fact.group
+        cells = [
+            _show(fact, estimate[fact.key], interval=False) if fact.key in estimate else "-"
+            for estimate in estimates
+        ]
+        cells += [_show_difference(fact, effect.get(fact.key)) for effect in effects]
+        table.add_row(fact.label, *cells)
+    console.print(table)
+    for value, report in zip(values, result.reports, strict=True):
+        spread = report.lengths()["actions"]
+        conserved = "yes" if report.chips_conserved() else "NO"
+        median = f"{spread['median']:g}" if spread else "-"
+        console.print(
+            f"{result.option}={value}: {report.completed} deals, median length {median} actions, "
+            f"chips conserved (R8.6): {conserved}"
+        )

@@ -1,0 +1,243 @@
+"""``paiute tournament``: a duplicate tournament between bots, with a live progress bar."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from paiute.combos import Category
+from paiute.rules import PRESETS, RuleSet
+from paiute.tournament import BACKENDS, SEATINGS, TournamentError, TournamentResult, run_tournament, seatings
+
+_EPILOG = """\
+How it is played:
+  A board is one shuffled and cut pack, a dealer and a seed for the stock rebuilds. The seats
+  are filled from the bots in turn (2 bots at 4 seats sit A B A B) and every distinct seating
+  of that line-up plays the board (with --seating rotations, only its rotations): the same
+  cards reach the same seats whoever sits there, which cancels the luck of the deal. --deals
+  counts boards, so the tournament plays DEALS x SEATINGS deals: 2 bots at 2 seats make 2
+  seatings, 3 bots 6, 2 bots at 4 seats 6, 5 bots 120 (5 with rotations). Each deal starts
+  every balance at 0: the chips a seat won are its balance afterwards (a dead deal, R8.5,
+  costs every seat its stake). The same --seed gives the same results whatever --workers or
+  --backend; without one a seed is drawn and reported.
+
+What it reports, per bot (a bot at several seats of a deal counts each seat as a deal):
+  chips won per deal with a 95% confidence interval (1.96 standard errors of the bot's
+  per-board means: the boards are the independent samples), the win rate (deals won or
+  shared), the calls it made by combination, and an openskill Plackett-Luce rating from the
+  deals that were not dead, the seats ranked by chips won (ordinal = mu - 3 sigma).
+
+Records: every deal is written to a JSON-lines file (default paiute-tournament-SEED.jsonl),
+  one paiute-record/1 record per line (see RECORD.md), board after board, each board's
+  seatings in turn; the players are named after the bots. Ctrl-C stops the tournament: the
+  boards that finished are reported (marked interrupted), saved, and the exit status is 130.
+
+--json prints one object:
+  {"bots": [{"bot": "random", "spec": "random", "deals": 40, "chips": -28,
+    "chips_per_deal": -0.7, "ci95": [-0.91, -0.49], "wins": 6, "win_rate": 0.15,
+    "calls": {"paiute": 0, ..., "five_of_a_kind": 0},
+    "rating": {"mu": 20.4, "sigma": 5.6, "ordinal": 3.6}}, ...],
+   "players": 2, "seating": "permutations", "seatings": 2, "boards": 20,
+   "boards_requested": 20, "deals": 40, "dead_deals": 25, "dead_rate": 0.625, "seed": 7,
+   "rules": {"preset": "pagat"}, "interrupted": false, "records": "paiute-tournament-7.jsonl"}
+
+examples:
+  paiute tournament random random:seed=1 --deals 200 --seed 7
+  paiute tournament greedy random --players 4 --deals 100 --workers 4 --json
+  paiute tournament greedy random --deals 500 --option stake=5 --records games.jsonl
+  paiute tournament greedy random --deals 5000 --backend ray --address auto
+"""
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {value}")
+    return value
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "tournament",
+        help="duplicate tournament between bots: chips per deal, win rates, ratings",
+        description="Play a duplicate tournament between two or more bots (player specs such as "
+        "random or random:seed=3): every seating of the bots plays the same shuffled packs. "
+        "Reports, per bot, chips won per deal with a 95%% confidence interval, the win rate, "
+        "the calls by combination and a rating.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("bots", nargs="+", metavar="BOT", help="a player spec: NAME or NAME:KEY=VALUE,...")
+    parser.add_argument(
+        "--deals",
+        type=_positive,
+        required=True,
+        metavar="N",
+        help="boards to play: each shuffled pack is played once per seating (N x SEATINGS deals)",
+    )
+    parser.add_argument(
+        "--players", type=_positive, metavar="K", help="seats at the table (default: one per bot)"
+    )
+    parser.add_argument(
+        "--seating",
+        choices=SEATINGS,
+        default="permutations",
+        help="re-seat the line-up in every distinct way (default) or only rotate it",
+    )
+    parser.add_argument(
+        "--workers",
+        type=_positive,
+        metavar="W",
+        help="processes (or Ray tasks in flight); default: one per core; 1 plays in this process",
+    )
+    parser.add_argument(
+        "--backend", choices=BACKENDS, default="local", help="local processes (default) or a Ray cluster"
+    )
+    parser.add_argument("--address", metavar="ADDR", help="the Ray cluster (default: start a local one)")
+    parser.add_argument("--seed", type=int, metavar="S", help="fixes every deck, rebuild and bot seed")
+    parser.add_argument("--preset", default="pagat", choices=sorted(PRESETS), help="preset (default pagat)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change a rule option (repeatable), e.g. stake=5, payout=scale",
+    )
+    records = parser.add_mutually_exclusive_group()
+    records.add_argument(
+        "--records", metavar="FILE", help="where to save every deal (default paiute-tournament-SEED.jsonl)"
+    )
+    records.add_argument("--no-records", action="store_true", help="save no records")
+    parser.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    parser.set_defaults(run=run)
+
+
+def _rich() -> Any:
+    try:
+        import rich.box
+        import rich.console
+        import rich.markup
+        import rich.progress
+        import rich.table
+    except ImportError:
+        raise TournamentError("the tournament command needs rich: pip install 'paiute[sim]'") from None
+    return rich
+
+
+def run(args: argparse.Namespace) -> int:
+    rich = _rich()
+    options = dict(RuleSet.parse_option(text) for text in args.option)
+    rules = RuleSet.from_preset(args.preset, **options)
+    if len(args.bots) < 2:
+        raise TournamentError(f"a tournament needs at least two bots, got {len(args.bots)}")
+    if args.address is not None and args.backend != "ray":
+        raise TournamentError("--address needs --backend ray")
+    players = args.players if args.players is not None else len(args.bots)
+    total = args.deals * len(seatings(len(args.bots), players, args.seating))
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+    path = None if args.no_records else (args.records or f"paiute-tournament-{seed}.jsonl")
+
+    errors = rich.console.Console(stderr=True)
+    columns = (
+        rich.progress.TextColumn("[progress.description]{task.description}"),
+        rich.progress.BarColumn(),
+        rich.progress.MofNCompleteColumn(),
+        rich.progress.TextColumn("deals"),
+        rich.progress.TimeElapsedColumn(),
+        rich.progress.TextColumn("ETA"),
+        rich.progress.TimeRemainingColumn(),
+    )
+    with rich.progress.Progress(*columns, console=errors, disable=not errors.is_terminal) as bar:
+        task = bar.add_task("tournament", total=total)
+
+        def progress(done: int, deals: int) -> None:
+            bar.update(task, completed=done, total=deals)
+
+        result = run_tournament(
+            args.bots,
+            deals=args.deals,
+            players=players,
+            seed=seed,
+            workers=args.workers,
+            rules=rules,
+            seating=args.seating,
+            backend=args.backend,
+            address=args.address,
+            records=path,
+            progress=progress,
+        )
+    if args.json:
+        print(json.dumps({**result.to_json(), "records": result.records_path}))
+    else:
+        _print(rich, result)
+    if result.interrupted:
+        print(
+            f"paiute tournament: interrupted: {len(result.boards)} of {result.boards_requested} "
+            "boards finished and are reported",
+            file=sys.stderr,
+        )
+        return 130
+    return 0
+
+
+_SHORT = {
+    Category.FIVE_OF_A_KIND: "5K",
+    Category.ROYAL_FLUSH: "RF",
+    Category.STRAIGHT_FLUSH: "SF",
+    Category.FOUR_TWO: "4/2",
+    Category.THREE_THREE: "3/3",
+    Category.PAIUTE: "Paiute",
+}
+_LEGEND = "calls: 5K five of a kind, RF royal flush, SF straight flush, 4/2 four/two, 3/3 three/three"
+
+
+def _calls(calls: dict[str, int]) -> str:
+    shown = [f"{_SHORT[c]} {calls[c.value]}" for c in reversed(Category) if calls.get(c.value)]
+    return " ".join(shown) or "-"
+
+
+def _print(rich: Any, result: TournamentResult) -> None:
+    config = result.config
+    title = f"Duplicate tournament, {config.players} seats"
+    if result.interrupted:
+        title += f" [bold red](interrupted: {len(result.boards)} of {result.boards_requested} boards)[/]"
+    table = rich.table.Table(title=title, box=rich.box.SIMPLE_HEAD, caption_justify="left")
+    table.add_column("Bot", no_wrap=True)
+    table.add_column("Deals", justify="right")
+    table.add_column("Chips/deal ± 95% CI", justify="right", no_wrap=True)
+    table.add_column("Win rate", justify="right")
+    table.add_column("Calls")
+    table.add_column("Rating μ ± σ", justify="right", no_wrap=True)
+    for bot in sorted(result.standings, key=lambda bot: -bot.chips_per_deal):
+        chips = f"{bot.chips_per_deal:+.3f}"
+        if bot.ci95 is not None:
+            chips += f" ± {(bot.ci95[1] - bot.ci95[0]) / 2:.3f}"
+        table.add_row(
+            rich.markup.escape(bot.label),
+            str(bot.deals),
+            chips,
+            f"{bot.win_rate:.1%}",
+            _calls(bot.calls),
+            f"{bot.rating['mu']:.1f} ± {bot.rating['sigma']:.1f}",
+        )
+    rules = " ".join(f"{key}={value}" for key, value in config.rules.to_dict().items())
+    workers = f" on {result.workers} workers" if result.workers else ""
+    table.caption = (
+        f"{len(result.boards)} boards x {len(result.seatings)} seatings ({config.seating}) = "
+        f"{result.deals} deals; dead deals {result.dead_rate:.1%}; seed {config.seed}; {rules}; "
+        f"{result.elapsed:.1f} s{workers}\n{_LEGEND}"
+    )
+    console = rich.console.Console()
+    console.print(table)
+    if result.records_path is not None:
+        console.print(
+            f"records: {result.deals} deals saved to {result.records_path} (one paiute-record/1 per line)",
+            highlight=False,
+            markup=False,
+        )

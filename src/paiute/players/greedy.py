@@ -1,0 +1,548 @@
+"""``greedy``: a fast rule-based player that counts outs.
+
+Everything it knows comes from the seat's :class:`~paiute.observation.Observation` (R9): its
+own hand, the public discard history, the calls shown and the cards seen going into other
+hands. From these it works out the *unseen* cards (the pack less everything it has seen) and
+scores every five-card hand it could keep by how likely it is to become a winning combination
+(R5) within a few draws:
+
+* **outs**, exactly: every unseen card that, drawn next, would make a callable combination,
+  weighted by that combination's strength (a Paiute counts only where it may still be called,
+  R5.7), spread over the next ``horizon`` draws;
+* **potential**: the best combination still two or more cards away (five of a kind, Four/Two,
+  Three/Three, a straight flush window, a Paiute where allowed on any turn), as the chance of
+  drawing the cards it lacks from the unseen cards that supply them.
+
+Draw (R4.2): it takes the discard-pile top when that makes a call, or when the best hand it
+could then keep (the card taken may not be put back, R4.3) scores better than its hand with a
+stock draw still to come. Discard: it keeps the five cards that score best and never discards
+a wild card (R3) while a natural card can go. Call (R6): always in the last round (R7.2: the
+legal actions already hold only calls that equal or beat the highest, R6.4), always with a
+Paiute on the first turn where a Paiute is allowed only then (R5.7), and otherwise when the
+estimated chance that no player still to have a turn (R7.2) beats the call is high against the
+value of keeping the hand; the best legal call is made.
+
+>>> from paiute import Deal, RuleSet, SeededChance
+>>> from paiute.players import make_player
+>>> deal = Deal.new(RuleSet(), players=3, dealer=0, chance=SeededChance(1))
+>>> player = make_player("greedy:aggression=0.7,seed=1")
+>>> player.name, player.aggression
+('greedy', 0.7)
+>>> while not deal.is_over:
+...     _ = deal.apply(player.act(deal.observation(deal.current_seat)))
+>>> deal.outcome.winners
+(1,)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from paiute.actions import CALL_SIX, DRAW_DISCARD, DRAW_STOCK, Action, ActionKind
+from paiute.cards import Card, pack
+from paiute.evaluator import STRAIGHT_FLUSH_WINDOWS, Evaluator
+from paiute.observation import Observation
+from paiute.players.base import PlayerError, register
+from paiute.rules import RuleSet
+
+__all__ = ["GreedyPlayer"]
+
+# Evaluator codes are ``category order << 12 | tie-break ranks`` (paiute.evaluator); the order
+# runs from 1 (Paiute) to 6 (Five of a Kind), 7 for a royal_high Royal Flush (R5.8).
+_PAIUTE = 1
+_THREE_THREE = 2
+_FOUR_TWO = 3
+_STRAIGHT_FLUSH = 4
+_ROYAL = 5
+_FIVE_KIND = 6
+_ROYAL_HIGH = 7
+
+# Share of each category among the non-Paiute combinations called in greedy self-play
+# (4 seats, default rules); Three/Three is rare because a wild turns it into Four/Two.
+_SHARES = {_THREE_THREE: 0.08, _FOUR_TWO: 0.46, _STRAIGHT_FLUSH: 0.32, _ROYAL: 0.06, _FIVE_KIND: 0.08}
+
+_CAP4 = (0, 1, 2, 3, 4, 4, 4)  # min(count, 4) for a count of natural cards of one rank
+_CAP3 = (0, 1, 2, 3, 3, 3, 3)
+_CAP2 = (0, 1, 2, 2, 2, 2, 2)
+
+_EVALUATORS: dict[tuple[frozenset[Card], bool], Evaluator] = {}
+_TAILS: dict[tuple[int, int, int, int], float] = {}
+_BIG = 1000.0  # the score of a hand that makes a call now
+
+
+def _evaluator(wild_cards: Sequence[Card], royal_high: bool) -> Evaluator:
+    """One evaluator per wild set and ``royal_high``, shared by every greedy player."""
+    key = (frozenset(wild_cards), royal_high)
+    evaluator = _EVALUATORS.get(key)
+    if evaluator is None:
+        evaluator = _EVALUATORS[key] = Evaluator(key[0], royal_high=royal_high)
+    return evaluator
+
+
+def _tail(needed: int, draws: int, supply: int, unseen: int) -> float:
+    """Chance of at least ``needed`` hits in ``draws`` draws, each hitting with probability
+    ``supply / unseen`` (a binomial tail; good enough for ranking hands)."""
+    key = (needed, draws, supply, unseen)
+    cached = _TAILS.get(key)
+    if cached is not None:
+        return cached
+    if supply < needed or draws < needed or unseen <= 0:
+        result = 0.0
+    else:
+        p = min(1.0, supply / unseen)
+        q = 1.0 - p
+        below = 0.0
+        term = q**draws  # P(0 hits)
+        for hits in range(needed):
+            below += term
+            if q == 0.0:
+                term = 0.0
+            else:
+                term *= (draws - hits) / (hits + 1) * p / q
+        result = max(0.0, 1.0 - below)
+    _TAILS[key] = result
+    return result
+
+
+def _weights(rules: RuleSet) -> tuple[float, ...]:
+    """Strength of each category order (index 0 unused): what a made combination is worth.
+
+    With the pot (R8.2) only winning matters, so higher categories count a little more for
+    being harder to beat; with the scale payout (R8.4) they count by the units they pay.
+    """
+    if rules.payout == "scale":
+        return (0.0, 1.0, 2.0, 3.0, 4.0, 4.0, 5.0, 4.0)
+    return (0.0, 1.0, 1.06, 1.12, 1.18, 1.24, 1.3, 1.36)
+
+
+class _Table:
+    """What one observation says, computed once per decision."""
+
+    __slots__ = (
+        "evaluator",
+        "first_turn",
+        "flush_cache",
+        "hand",
+        "nat_by_rank",
+        "observation",
+        "paiute_any",
+        "unseen",
+        "unseen_by_rank",
+        "unseen_masks",
+        "unseen_naturals",
+        "unseen_wild",
+        "unseen_wilds",
+        "weights",
+        "wild",
+    )
+
+    def __init__(self, observation: Observation) -> None:
+        rules = observation.rules
+        self.observation = observation
+        self.wild = frozenset(observation.wild_cards)
+        self.evaluator = _evaluator(observation.wild_cards, rules.royal_high)
+        self.paiute_any = rules.paiute_allowed_any_turn(observation.players)  # R5.7, R2.1
+        self.first_turn = observation.first_turn
+        self.hand = observation.hand
+        self.weights = _weights(rules)
+        seen = set(observation.hand)
+        seen.update(observation.discard_pile)
+        for call in observation.calls:
+            seen.update(call.shown)
+        for known in observation.known_cards:
+            seen.update(known)
+        if observation.stock_bottom is not None:
+            seen.add(observation.stock_bottom)  # R2.6: face up under the stock
+        if observation.upcard is not None and not rules.upcard_under_stock:
+            seen.add(observation.upcard)  # R2.6: out of play
+        wild = self.wild
+        unseen = [card for card in pack(rules.jokers) if card not in seen]
+        self.unseen = len(unseen)
+        self.unseen_wilds = [card for card in unseen if card in wild]
+        self.unseen_wild = len(self.unseen_wilds)
+        self.unseen_naturals = [card for card in unseen if card not in wild]
+        nat_by_rank = [0] * 13
+        masks = [0, 0, 0, 0]
+        for card in self.unseen_naturals:
+            rank = card // 4
+            nat_by_rank[rank] += 1
+            masks[card % 4] |= 1 << rank
+        self.nat_by_rank = nat_by_rank
+        self.unseen_by_rank: list[list[Card]] = [[] for _ in range(13)]
+        for card in self.unseen_naturals:
+            self.unseen_by_rank[card // 4].append(card)
+        self.unseen_masks = masks
+        self.flush_cache: dict[tuple[int, int, int, int], float] = {}
+
+    # -- scoring a five-card hand -----------------------------------------------------------
+
+    def outs(self, hand: Sequence[Card], horizon: int, paiute_now: bool) -> float:
+        """The exact outs of ``hand``: the unseen cards that, drawn next, make a call,
+        weighted by strength, spread over ``horizon`` draws (the first with ``paiute_now``)."""
+        unseen = self.unseen
+        if unseen == 0 or horizon <= 0:
+            return 0.0
+        best = self.evaluator.best_code
+        weights = self.weights
+        paiute_later = self.paiute_any
+        a, b, c, d, e = hand
+        now_sum = later_sum = 0.0
+        now_hits = later_hits = 0
+        # Suit only matters to a straight flush, which needs five cards of one suit
+        # (wild cards included) among the six: elsewhere one card of a rank stands for all.
+        wild = self.wild
+        suited = [0, 0, 0, 0]
+        w = 0
+        for card in hand:
+            if card in wild or card >= 52:
+                w += 1
+            else:
+                suited[card % 4] += 1
+        flush_suits = [suit for suit in range(4) if suited[suit] + w >= 4]
+        groups: list[tuple[Card, int]] = []
+        for cards in self.unseen_by_rank:
+            if not flush_suits:
+                if cards:
+                    groups.append((cards[0], len(cards)))
+                continue
+            plain = [card for card in cards if card % 4 not in flush_suits]
+            if plain:
+                groups.append((plain[0], len(plain)))
+            groups.extend((card, 1) for card in cards if card % 4 in flush_suits)
+        if self.unseen_wild:  # every wild card draws the same
+            groups.append((self.unseen_wilds[0], self.unseen_wild))
+        for card, count in groups:
+            code = best((a, b, c, d, e, card))
+            if not code:
+                continue
+            order = code >> 12
+            value = (weights[order] + 0.002 * ((code >> 8) & 0xF)) * count
+            if order != _PAIUTE or paiute_now:
+                now_sum += value
+                now_hits += count
+            if order != _PAIUTE or paiute_later:
+                later_sum += value
+                later_hits += count
+        score = now_sum / unseen
+        if horizon > 1 and later_hits:
+            p_now = now_hits / unseen
+            p_later = later_hits / unseen
+            score += (1.0 - p_now) * (1.0 - (1.0 - p_later) ** (horizon - 1)) * later_sum / later_hits
+        return score
+
+    def potential(self, hand: Sequence[Card], horizon: int) -> float:
+        """The best combination two or more cards away: its strength times the chance of
+        drawing what it lacks within ``horizon`` draws."""
+        unseen = self.unseen
+        if unseen == 0:
+            return 0.0
+        wild = self.wild
+        counts = [0] * 13
+        masks = [0, 0, 0, 0]
+        w = 0
+        for card in hand:
+            if card in wild or card >= 52:
+                w += 1
+            else:
+                rank = card // 4
+                counts[rank] += 1
+                masks[card % 4] |= 1 << rank
+        nat = self.nat_by_rank
+        nw = self.unseen_wild
+        weights = self.weights
+        low = 2  # a combination one card away is counted exactly by outs()
+        best = 0.0
+        # Per present rank: (rank, count, supply while the count is under 4, 3, 2).
+        present = [
+            (
+                rank,
+                count,
+                nat[rank] if count < 4 else 0,
+                nat[rank] if count < 3 else 0,
+                nat[rank] if count < 2 else 0,
+            )
+            for rank, count in ((rank, counts[rank]) for rank in range(12, -1, -1))
+            if count
+        ]
+        for a, ca, _, _, _ in present:  # R5.1 Five of a Kind
+            needed = 5 - ca - w
+            if low <= needed <= horizon:
+                value = (weights[_FIVE_KIND] + 0.002 * a) * _tail(needed, horizon, nat[a] + nw, unseen)
+                best = max(best, value)
+        paiute_any = self.paiute_any
+        for i, (a, ca, a4, a3, a2) in enumerate(present):
+            ca4, ca3, ca2 = _CAP4[ca], _CAP3[ca], _CAP2[ca]
+            for j, (_, cb, _, b3, b2) in enumerate(present):
+                if j == i:
+                    continue
+                # R5.4 Four/Two, a the four and b the pair
+                needed = 6 - ca4 - _CAP2[cb] - w
+                if low <= needed <= horizon:
+                    value = weights[_FOUR_TWO] + 0.002 * a
+                    if value > best:
+                        value *= _tail(needed, horizon, a4 + b2 + nw, unseen)
+                        best = max(best, value)
+                if j < i:
+                    continue
+                needed = 6 - ca3 - _CAP3[cb] - w  # R5.5 Three/Three
+                if low <= needed <= horizon:
+                    value = weights[_THREE_THREE] + 0.002 * a
+                    if value > best:
+                        value *= _tail(needed, horizon, a3 + b3 + nw, unseen)
+                        best = max(best, value)
+                if paiute_any:  # R5.6 Paiute, where any turn allows it (R5.7)
+                    for _, cc, _, _, c2 in present[j + 1 :]:
+                        needed = 6 - ca2 - _CAP2[cb] - _CAP2[cc] - w
+                        if low <= needed <= horizon:
+                            value = weights[_PAIUTE] + 0.002 * a
+                            if value > best:
+                                value *= _tail(needed, horizon, a2 + b2 + c2 + nw, unseen)
+                                best = max(best, value)
+        flushes = self.flush_cache
+        for suit in range(4):  # R5.2, R5.3 straight flushes
+            mask = masks[suit]
+            if mask:
+                key = (suit, mask, w, horizon)
+                cached = flushes.get(key)
+                if cached is None:
+                    cached = flushes[key] = self._flush_potential(suit, mask, w, horizon)
+                best = max(best, cached)
+        return best
+
+    def _flush_potential(self, suit: int, mask: int, w: int, horizon: int) -> float:
+        """The best straight-flush window of one suit two or more cards away (R5.2, R5.3)."""
+        royal = _ROYAL_HIGH if self.observation.rules.royal_high else _ROYAL
+        free = self.unseen_masks[suit]
+        nw = self.unseen_wild
+        unseen = self.unseen
+        weights = self.weights
+        fewest, most = 5 - horizon - w, 3 - w  # natural cards a window must hold
+        best = 0.0
+        for top, window in STRAIGHT_FLUSH_WINDOWS:
+            hits = (mask & window).bit_count()
+            if fewest <= hits <= most:
+                order = royal if top == 14 else _STRAIGHT_FLUSH
+                needed = 5 - hits - w
+                value = (weights[order] + 0.002 * top) * _tail(
+                    needed, horizon, (free & window).bit_count() + nw, unseen
+                )
+                best = max(best, value)
+        return best
+
+    def score(self, hand: Sequence[Card], horizon: int, paiute_now: bool) -> float:
+        """How good ``hand`` (five cards) is to hold with ``horizon`` draws to come."""
+        return self.outs(hand, horizon, paiute_now) + self.potential(hand, horizon)
+
+    # -- calls ------------------------------------------------------------------------------
+
+    def best_call_code(self, held: Sequence[Card], forbidden: Card | None, paiute_ok: bool) -> int:
+        """The code of the best call ``held`` (six cards) may make now, 0 for none (R6)."""
+        evaluator = self.evaluator
+        if evaluator.best_code(held) == 0:
+            return 0
+        floor = 0 if self.observation.highest_call is None else self.observation.highest_call.code
+        best = 0
+        six = evaluator.code(held)
+        if six and (six >> 12 != _PAIUTE or paiute_ok) and six >= floor:  # R5.7, R6.4
+            best = six
+        for index, card in enumerate(held):
+            if card == forbidden:  # R4.3, R6.2
+                continue
+            code = evaluator.code([*held[:index], *held[index + 1 :]])
+            if code > best and code >= floor:
+                best = code
+        return best
+
+    def win_chance(self, code: int) -> float:
+        """Estimated chance that no player still to have a turn (R7.2) beats ``code``."""
+        observation = self.observation
+        seat = observation.seat
+        assert seat is not None
+        players = observation.players
+        rules = observation.rules
+        wilds = len(self.wild)
+        chance = 1.0
+        order = code >> 12
+        top = (code >> 8) & 0xF
+        royal_high = rules.royal_high
+        paiute_first = not self.paiute_any
+        draws = [0] * players
+        for event in observation.history:
+            if event.action.kind.is_draw and not event.ends_deal:
+                draws[event.seat] += 1
+        other = seat
+        while other != observation.dealer:
+            other = (other + 1) % players
+            if any(call.seat == other for call in observation.calls):
+                continue
+            developed = min(1.0, draws[other] / 3)
+            # Roughly the rate at which greedy opponents call in the last round of self-play.
+            made = (0.002 + 0.004 * developed) * wilds + 0.015 * developed
+            made *= 1.0 + 0.5 * len(observation.known_cards[other])
+            beat = min(0.9, made) * _share_at_least(order, top, royal_high)
+            if order == _PAIUTE and (not paiute_first or draws[other] == 0):
+                paiute = 0.01 * wilds + 0.02 if draws[other] == 0 else 0.05 + 0.02 * wilds
+                beat += paiute * (15 - top) / 13
+            chance *= 1.0 - min(0.95, beat)
+        return chance
+
+
+def _share_at_least(order: int, top: int, royal_high: bool) -> float:
+    """Of the non-Paiute combinations an opponent makes, the share that equals or beats a
+    combination of category ``order`` and top rank ``top`` (R5 order, R5.8)."""
+    if order == _PAIUTE:
+        return 1.0
+    shares = dict(_SHARES)
+    if royal_high:
+        shares[_ROYAL_HIGH] = shares.pop(_ROYAL)
+    total = sum(share for other, share in shares.items() if other > order)
+    if order in (_ROYAL, _ROYAL_HIGH):
+        within = 0.5  # another Royal Flush ties (R5.11)
+    elif order == _STRAIGHT_FLUSH:
+        within = (14 - top) / 9
+    else:
+        within = (15 - top) / 13
+    return total + shares.get(order, 0.0) * within
+
+
+@register(
+    "greedy",
+    "rule-based: counts outs, takes useful discards, keeps wild cards, calls when likely to win",
+)
+class GreedyPlayer:
+    """Outs-counting rule-based player; repeatable with ``seed`` (ties are broken at random).
+
+    ``aggression`` (0..1, default 0.5): how readily it calls; it calls when the estimated
+    chance of winning is at least ``1 - aggression`` times the value of keeping the hand
+    instead. ``horizon`` (at least 2, default 3): how many draws ahead it scores a hand.
+    """
+
+    name = "greedy"
+
+    def __init__(self, *, seed: int | None = None, aggression: float = 0.5, horizon: int = 3) -> None:
+        if not 0.0 <= aggression <= 1.0:
+            raise ValueError(f"aggression must lie in 0..1, not {aggression!r}")
+        if horizon < 2:
+            raise ValueError(f"horizon must be at least 2, not {horizon!r}")
+        self.seed = seed
+        self.aggression = aggression
+        self.horizon = horizon
+        self._random = random.Random(seed)
+
+    def act(self, observation: Observation) -> Action:
+        actions = observation.legal_actions
+        if not actions:
+            raise PlayerError(f"seat {observation.seat} has no legal action: it is not its turn")
+        if len(actions) == 1:
+            return actions[0]
+        table = _Table(observation)
+        if observation.phase == "draw":
+            return self._draw(table, actions)
+        return self._discard_or_call(table, actions)
+
+    # -- the draw (R4.2) --------------------------------------------------------------------
+
+    def _draw(self, table: _Table, actions: Sequence[Action]) -> Action:
+        observation = table.observation
+        if DRAW_DISCARD not in actions:
+            return DRAW_STOCK
+        hand = observation.hand
+        top = observation.discard_pile[-1]
+        taken = (*hand, top)
+        paiute_now = table.first_turn or table.paiute_any  # this draw is the seat's first (R5.7)
+        if table.best_call_code(taken, top, paiute_now):
+            return DRAW_DISCARD  # the discard completes a combination
+        if DRAW_STOCK not in actions:
+            return DRAW_DISCARD
+        if observation.calls:  # R7.2: the last turn; only a call counts
+            return DRAW_STOCK
+        horizon = self.horizon
+        keep = self._best_keep(table, taken, top, horizon - 1)[0]
+        if observation.stock_size == 0 and observation.rebuilds >= observation.rules.max_rebuilds:
+            stock = 0.0  # R4.7: drawing would end the deal dead
+        elif observation.stock_size == 1 and observation.stock_bottom is not None:
+            bottom = observation.stock_bottom  # R2.6: the last stock card is face up
+            drawn = (*hand, bottom)
+            if table.best_call_code(drawn, None, paiute_now):
+                stock = _BIG
+            else:
+                stock = self._best_keep(table, drawn, None, horizon - 1)[0]
+        else:
+            stock = table.score(hand, horizon, paiute_now)
+        return DRAW_DISCARD if keep > stock + 1e-9 else DRAW_STOCK
+
+    def _best_keep(
+        self, table: _Table, held: Sequence[Card], taken: Card | None, horizon: int
+    ) -> tuple[float, Card]:
+        """The best card to put down from six and the score of the five kept, never a wild
+        card while a natural one can go (R3), never the card taken (R4.3)."""
+        wild = table.wild
+        candidates = [card for card in held if card != taken and card not in wild]
+        if not candidates:
+            candidates = [card for card in held if card != taken]
+        observation = table.observation
+        danger = _danger(observation)
+        paiute_now = table.paiute_any
+        best_score = -1.0
+        best: list[Card] = []
+        for card in candidates:
+            kept = [other for other in held if other != card]
+            score = table.score(kept, horizon, paiute_now) - 0.01 * danger.get(card // 4, 0)
+            if score > best_score + 1e-12:
+                best_score, best = score, [card]
+            elif score > best_score - 1e-12:
+                best.append(card)
+        choice = best[0] if len(best) == 1 else best[self._random.randrange(len(best))]
+        return best_score, choice
+
+    # -- discard or call (R4.2, R6) -----------------------------------------------------------
+
+    def _discard_or_call(self, table: _Table, actions: Sequence[Action]) -> Action:
+        observation = table.observation
+        hand = observation.hand
+        evaluator = table.evaluator
+        calls: list[tuple[int, Action]] = []
+        for action in actions:
+            if action.kind is ActionKind.CALL_FIVE:
+                calls.append((evaluator.code([card for card in hand if card != action.card]), action))
+            elif action is CALL_SIX:
+                calls.append((evaluator.code(hand), action))
+        call: Action | None = None
+        code = 0
+        if calls:
+            code = max(value for value, _ in calls)
+            # The best call (R5); of equals, put down a natural card rather than a wild one.
+            call = min(
+                (action for value, action in calls if value == code),
+                key=lambda a: (a.card is not None and a.card in table.wild, -1 if a.card is None else a.card),
+            )
+            if observation.calls:
+                return call  # R7.2: the last turn; a call that is legal equals or beats (R6.4)
+            if code >> 12 == _PAIUTE and not table.paiute_any:
+                return call  # R5.7: a Paiute now or never
+        discards = [action for action in actions if action.kind is ActionKind.DISCARD]
+        if observation.calls:  # the last turn and no call: any discard will do
+            natural = [a for a in discards if a.card not in table.wild]
+            return min(natural or discards)
+        keep_score, card = self._best_keep(table, hand, observation.taken_card, self.horizon)
+        if call is not None and table.win_chance(code) >= (1.0 - self.aggression) * min(1.0, keep_score):
+            return call
+        return Action.discard(card)
+
+
+def _danger(observation: Observation) -> dict[int, int]:
+    """Ranks the next player to draw is known to collect (cards taken from the pile, R4.5):
+    discarding them would feed it."""
+    seat = observation.seat
+    assert seat is not None
+    players = observation.players
+    called = {call.seat for call in observation.calls}
+    following = (seat + 1) % players
+    while following in called and following != seat:
+        following = (following + 1) % players
+    danger: dict[int, int] = {}
+    for card in observation.known_cards[following]:
+        if card < 52:
+            danger[card // 4] = danger.get(card // 4, 0) + 1
+    return danger

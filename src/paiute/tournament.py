@@ -1,0 +1,653 @@
+"""Duplicate tournaments between players: seat-rotated deals over the same shuffled packs.
+
+A *board* is one shuffled and cut pack, a dealer and a seed for the stock rebuilds (R2.4,
+R4.6). The seats are filled from the bots in turn (two bots at four seats sit ``A B A B``) and
+every distinct *seating* of that line-up (every permutation, or only the rotations) plays the
+board: the same cards come to the same seats whoever sits there, so the luck of the deal
+cancels out between the bots. Each deal is a fresh :class:`~paiute.match.Match` with every
+balance at 0, so the chips a seat won are its balance at the end (a dead deal, R8.5, leaves
+every seat down its stake, with the pot carried to no one).
+
+Every board depends only on the seed and its number, and results are gathered in board order,
+so the same seed gives the same results whatever the number of workers or the backend.
+
+>>> from paiute import RuleSet
+>>> result = run_tournament(["random", "random:seed=5"], deals=3, seed=1, workers=1,
+...                         rules=RuleSet(max_rebuilds=0))
+>>> result.seatings, len(result.boards), result.deals
+(((0, 1), (1, 0)), 3, 6)
+>>> [bot.label for bot in result.standings], sum(bot.chips for bot in result.standings) <= 0
+(['random', 'random:seed=5'], True)
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import hashlib
+import itertools
+import math
+import multiprocessing
+import os
+import signal
+import tempfile
+import time
+from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from paiute.cards import Card, pack
+from paiute.chance import SeededChance
+from paiute.combos import Category
+from paiute.errors import PaiuteError
+from paiute.match import Match
+from paiute.players import make_player, play_turn
+from paiute.record import Record
+from paiute.rules import RuleSet
+
+__all__ = [
+    "BACKENDS",
+    "SEATINGS",
+    "BoardResult",
+    "BotStanding",
+    "DealSummary",
+    "StopFlag",
+    "TournamentConfig",
+    "TournamentError",
+    "TournamentResult",
+    "default_workers",
+    "parallel_map",
+    "play_board",
+    "run_tournament",
+    "seatings",
+]
+
+#: How the line-up is re-seated on each board: every distinct permutation, or the rotations.
+SEATINGS = ("permutations", "rotations")
+#: Where boards are played: local processes (or in-process with one worker), or a Ray cluster.
+BACKENDS = ("local", "ray")
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class TournamentError(PaiuteError):
+    """A tournament that cannot run: bad settings or a missing optional dependency."""
+
+
+class StopFlag(Protocol):
+    """Anything with ``is_set()``, such as :class:`threading.Event`."""
+
+    def is_set(self) -> bool: ...
+
+
+# -- the boards -------------------------------------------------------------------------------
+
+
+def seatings(bots: int, players: int, mode: str = "permutations") -> tuple[tuple[int, ...], ...]:
+    """The seatings of a board: for each, the bot (by index) at each seat.
+
+    The seats are filled from the bots in turn, then re-seated in every distinct way.
+
+    >>> seatings(2, 4)
+    ((0, 1, 0, 1), (0, 1, 1, 0), (0, 0, 1, 1), (1, 0, 0, 1), (1, 0, 1, 0), (1, 1, 0, 0))
+    >>> seatings(3, 3, "rotations")
+    ((0, 1, 2), (1, 2, 0), (2, 0, 1))
+    """
+    if mode not in SEATINGS:
+        raise TournamentError(f"unknown seating {mode!r} (seatings: {', '.join(SEATINGS)})")
+    if bots < 1 or players < bots:
+        raise TournamentError(f"{bots} bots need at least {bots} seats, not {players}")
+    lineup = tuple(seat % bots for seat in range(players))
+    if mode == "rotations":
+        candidates: Iterator[tuple[int, ...]] = (lineup[i:] + lineup[:i] for i in range(players))
+    else:
+        candidates = itertools.permutations(lineup)
+    return tuple(dict.fromkeys(candidates))
+
+
+def _derive(seed: int, *parts: object) -> int:
+    """A 64-bit seed for one use, the same on every machine and in every process."""
+    text = "/".join(map(str, ("paiute-tournament", seed, *parts)))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentConfig:
+    """Everything a worker needs to play any board (small, so it travels with each task)."""
+
+    bots: tuple[str, ...]
+    labels: tuple[str, ...]
+    players: int
+    seed: int
+    rules: RuleSet
+    seating: str = "permutations"
+    records: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DealSummary:
+    """One deal of a board: who sat where, the chips each seat won, the calls (seat, category
+    name) and the winners (R8.1, R8.3)."""
+
+    seating: tuple[int, ...]
+    chips: tuple[int, ...]
+    pot: int
+    dead: bool
+    winners: tuple[int, ...]
+    calls: tuple[tuple[int, str], ...]
+    actions: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardResult:
+    """A board played in every seating: its deck (top first), dealer and deals. ``records``
+    holds each deal's ``paiute-record/1`` text until the tournament writes it out."""
+
+    index: int
+    deck: tuple[Card, ...]
+    dealer: int
+    deals: tuple[DealSummary, ...]
+    records: tuple[str, ...] = ()
+
+
+def play_board(config: TournamentConfig, index: int) -> BoardResult:
+    """Play board ``index`` in every seating; the same arguments always give the same result
+    (given bots that are repeatable for a seed)."""
+    rules, players = config.rules, config.players
+    chance = SeededChance(_derive(config.seed, index, "deck"))
+    deck = pack(rules.jokers)  # R2.4: shuffle and cut, as Deal.new does
+    chance.shuffle(deck)
+    cut = chance.below(len(deck))
+    deck = deck[cut:] + deck[:cut]
+    dealer = chance.below(players)
+    rebuild_seed = _derive(config.seed, index, "rebuilds")
+    bot_seeds = [_derive(config.seed, index, "seat", seat) for seat in range(players)]
+    deals: list[DealSummary] = []
+    records: list[str] = []
+    for seating in seatings(len(config.bots), players, config.seating):
+        names = [config.labels[bot] for bot in seating]
+        match = Match(rules, names, balances=[0] * players, dealer=dealer, chance=SeededChance(rebuild_seed))
+        deal = match.start_deal(deck, chance=SeededChance(rebuild_seed))
+        seated = [make_player(config.bots[bot], seed=bot_seeds[seat]) for seat, bot in enumerate(seating)]
+        while not deal.is_over:
+            play_turn(deal, seated, match.apply)  # type: ignore[arg-type]
+        outcome = deal.outcome
+        assert outcome is not None
+        calls = tuple((call.seat, call.value.category.value) for call in outcome.calls)
+        deals.append(
+            DealSummary(
+                seating, match.balances, match.pot, outcome.dead, outcome.winners, calls, len(deal.actions)
+            )
+        )
+        if config.records:
+            records.append(Record.from_match(match).dumps())
+    return BoardResult(index, tuple(deck), dealer, tuple(deals), tuple(records))
+
+
+def _play_board_task(task: tuple[TournamentConfig, int]) -> BoardResult:
+    return play_board(*task)
+
+
+# -- running tasks: in-process, local processes, Ray --------------------------------------------
+
+
+def default_workers() -> int:
+    """The processes a local run uses by default: one per usable core."""
+    try:
+        return len(os.sched_getaffinity(0)) or 2
+    except AttributeError:  # not every system has affinity
+        return os.cpu_count() or 2
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C reaches the whole process group: only the parent decides what to stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def parallel_map(
+    function: Callable[[T], R],
+    arguments: Sequence[T],
+    *,
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    stop: StopFlag | None = None,
+) -> Generator[tuple[int, R], None, None]:
+    """Call ``function`` on each argument; yield ``(index, result)`` as each one finishes.
+
+    ``backend="local"`` runs ``workers`` processes (one per core by default; ``workers=1``
+    runs in this process, in order); ``backend="ray"`` sends tasks to a Ray cluster
+    (``address``, or a local one started here; an already started Ray is used as it is),
+    ``workers`` being the tasks in flight (default: the cluster's CPUs). ``function`` must be
+    importable by name and its arguments picklable. Setting ``stop`` (or closing the
+    generator) ends the run: what has finished is yielded, the rest is cancelled and the
+    workers are stopped. The order of completion varies; sort by index for repeatable results.
+    """
+    if backend not in BACKENDS:
+        raise TournamentError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+    if workers is not None and workers < 1:
+        raise TournamentError(f"workers must be at least 1, not {workers}")
+    if backend == "ray":
+        return _ray_map(function, arguments, workers, address, stop)
+    if address is not None:
+        raise TournamentError("--address is for the ray backend")
+    count = min(workers or default_workers(), max(len(arguments), 1))
+    if count == 1:
+        return _serial_map(function, arguments, stop)
+    return _process_map(function, arguments, count, stop)
+
+
+def _stopped(stop: StopFlag | None) -> bool:
+    return stop is not None and stop.is_set()
+
+
+def _serial_map(
+    function: Callable[[T], R], arguments: Sequence[T], stop: StopFlag | None
+) -> Generator[tuple[int, R], None, None]:
+    for index, argument in enumerate(arguments):
+        if _stopped(stop):
+            return
+        yield index, function(argument)
+
+
+def _process_map(
+    function: Callable[[T], R], arguments: Sequence[T], workers: int, stop: StopFlag | None
+) -> Generator[tuple[int, R], None, None]:
+    # Workers start from a fresh interpreter (forkserver), never a fork of a process whose
+    # other threads (a progress bar) may hold locks; built-in players register on import.
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    executor = concurrent.futures.ProcessPoolExecutor(workers, context, initializer=_ignore_interrupts)
+    pending: dict[concurrent.futures.Future[R], int] = {}
+    submitted = 0
+    finished = False
+    try:
+        while True:
+            while submitted < len(arguments) and len(pending) < 2 * workers and not _stopped(stop):
+                pending[executor.submit(function, arguments[submitted])] = submitted
+                submitted += 1
+            if not pending or _stopped(stop):
+                break
+            done, _ = concurrent.futures.wait(
+                pending, timeout=0.2, return_when=concurrent.futures.FIRST_COMPLETED
+            )
+            for future in sorted(done, key=pending.__getitem__):
+                yield pending.pop(future), future.result()
+        finished = not pending
+    finally:
+        if finished:
+            executor.shutdown(wait=True)
+        else:
+            executor.shutdown(wait=False, cancel_futures=True)
+            # A running task cannot be cancelled: stop its process (the workers ignore
+            # Ctrl-C). ProcessPoolExecutor has no public way before Python 3.14.
+            processes = getattr(executor, "_processes", None) or {}
+            for process in list(processes.values()):
+                with contextlib.suppress(Exception):
+                    process.terminate()
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise TournamentError("the ray backend needs Ray: pip install ray") from None
+    return ray
+
+
+def _ray_map(
+    function: Callable[[T], R],
+    arguments: Sequence[T],
+    workers: int | None,
+    address: str | None,
+    stop: StopFlag | None,
+) -> Generator[tuple[int, R], None, None]:
+    ray = _import_ray()  # now, not at the first result
+    return _ray_tasks(ray, function, arguments, workers, address, stop)
+
+
+def _ray_tasks(
+    ray: Any,
+    function: Callable[[T], R],
+    arguments: Sequence[T],
+    workers: int | None,
+    address: str | None,
+    stop: StopFlag | None,
+) -> Generator[tuple[int, R], None, None]:
+    started = False
+    pending: dict[Any, int] = {}
+    try:
+        if not ray.is_initialized():
+            options: dict[str, Any] = {"address": address, "include_dashboard": False}
+            if address is None and workers is not None:
+                options["num_cpus"] = workers
+            ray.init(**options)
+            started = True
+        in_flight = 2 * (workers or max(int(ray.cluster_resources().get("CPU", 1)), 1))
+        remote = ray.remote(num_cpus=1)(function)  # boards are repeatable: a lost one is retried
+        submitted = 0
+        while True:
+            while submitted < len(arguments) and len(pending) < in_flight and not _stopped(stop):
+                pending[remote.remote(arguments[submitted])] = submitted
+                submitted += 1
+            if not pending or _stopped(stop):
+                break
+            done, _ = ray.wait(list(pending), num_returns=1, timeout=0.2)
+            for reference in sorted(done, key=pending.__getitem__):
+                index = pending.pop(reference)
+                yield index, ray.get(reference)
+    finally:
+        for reference in pending:
+            with contextlib.suppress(Exception):
+                ray.cancel(reference, force=True)
+        if started:
+            ray.shutdown()
+
+
+# -- results ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BotStanding:
+    """One bot's results. A bot at several seats of a deal counts each seat as a deal played.
+
+    ``ci95`` is the 95% confidence interval of ``chips_per_deal`` from the spread of the bot's
+    per-board means (the boards are the independent samples of a duplicate tournament);
+    ``None`` with fewer than two boards. ``rating`` is an openskill Plackett-Luce rating
+    (``mu``, ``sigma``, ``ordinal`` = mu - 3 sigma) from every deal that was not dead.
+    """
+
+    label: str
+    spec: str
+    deals: int
+    chips: int
+    chips_per_deal: float
+    ci95: tuple[float, float] | None
+    wins: int
+    win_rate: float
+    calls: dict[str, int]
+    rating: dict[str, float]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "bot": self.label,
+            "spec": self.spec,
+            "deals": self.deals,
+            "chips": self.chips,
+            "chips_per_deal": self.chips_per_deal,
+            "ci95": list(self.ci95) if self.ci95 is not None else None,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "calls": dict(self.calls),
+            "rating": dict(self.rating),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentResult:
+    """A finished (or interrupted) tournament: its settings, every board played, in board
+    order, and each bot's standing (in the order the bots were given)."""
+
+    config: TournamentConfig
+    seatings: tuple[tuple[int, ...], ...]
+    boards_requested: int
+    boards: tuple[BoardResult, ...]
+    standings: tuple[BotStanding, ...]
+    interrupted: bool = False
+    elapsed: float = 0.0
+    records_path: str | None = None
+    workers: int | None = field(default=None, compare=False)
+
+    @property
+    def deals(self) -> int:
+        return sum(len(board.deals) for board in self.boards)
+
+    @property
+    def dead_deals(self) -> int:
+        return sum(deal.dead for board in self.boards for deal in board.deals)
+
+    @property
+    def dead_rate(self) -> float:
+        return self.dead_deals / self.deals if self.deals else 0.0
+
+    def to_json(self) -> dict[str, object]:
+        """The results as JSON data (no timings: the same seed gives the same object)."""
+        config = self.config
+        return {
+            "bots": [standing.to_json() for standing in self.standings],
+            "players": config.players,
+            "seating": config.seating,
+            "seatings": len(self.seatings),
+            "boards": len(self.boards),
+            "boards_requested": self.boards_requested,
+            "deals": self.deals,
+            "dead_deals": self.dead_deals,
+            "dead_rate": self.dead_rate,
+            "seed": config.seed,
+            "rules": config.rules.to_dict(),
+            "interrupted": self.interrupted,
+        }
+
+
+def _openskill() -> Any:
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError:
+        raise TournamentError("ratings need openskill: pip install 'paiute[sim]'") from None
+    return PlackettLuce
+
+
+def _standings(config: TournamentConfig, boards: Sequence[BoardResult]) -> tuple[BotStanding, ...]:
+    count = len(config.bots)
+    model = _openskill()()
+    ratings = [model.rating(name=label) for label in config.labels]
+    deals = [0] * count
+    chips = [0] * count
+    wins = [0] * count
+    calls = [dict.fromkeys((category.value for category in Category), 0) for _ in range(count)]
+    board_means: list[list[float]] = [[] for _ in range(count)]
+    for board in boards:
+        board_chips = [0] * count
+        board_seats = [0] * count
+        for deal in board.deals:
+            for seat, bot in enumerate(deal.seating):
+                board_chips[bot] += deal.chips[seat]
+                board_seats[bot] += 1
+                wins[bot] += seat in deal.winners
+            for seat, category in deal.calls:
+                calls[deal.seating[seat]][category] += 1
+            if not deal.dead:
+                ratings = _rate(model, ratings, deal)
+        for bot in range(count):
+            deals[bot] += board_seats[bot]
+            chips[bot] += board_chips[bot]
+            if board_seats[bot]:
+                board_means[bot].append(board_chips[bot] / board_seats[bot])
+    standings = []
+    for bot in range(count):
+        mean = chips[bot] / deals[bot] if deals[bot] else 0.0
+        rating = ratings[bot]
+        standings.append(
+            BotStanding(
+                config.labels[bot],
+                config.bots[bot],
+                deals[bot],
+                chips[bot],
+                mean,
+                _interval(mean, board_means[bot]),
+                wins[bot],
+                wins[bot] / deals[bot] if deals[bot] else 0.0,
+                calls[bot],
+                {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal()},
+            )
+        )
+    return tuple(standings)
+
+
+def _interval(mean: float, samples: Sequence[float]) -> tuple[float, float] | None:
+    """``mean`` ± 1.96 standard errors of the per-board means."""
+    n = len(samples)
+    if n < 2:
+        return None
+    centre = sum(samples) / n
+    spread = math.sqrt(sum((x - centre) ** 2 for x in samples) / (n - 1))
+    half = 1.96 * spread / math.sqrt(n)
+    return (mean - half, mean + half)
+
+
+def _rate(model: Any, ratings: list[Any], deal: DealSummary) -> list[Any]:
+    """Rank the seats by chips won (ties share a rank); a bot at several seats takes the mean
+    of its seats' new ratings."""
+    teams = [[ratings[bot]] for bot in deal.seating]
+    new = model.rate(teams, ranks=[-chips for chips in deal.chips])
+    updated = list(ratings)
+    for bot in set(deal.seating):
+        mine = [team[0] for team, seated in zip(new, deal.seating, strict=True) if seated == bot]
+        mu = sum(r.mu for r in mine) / len(mine)
+        sigma = sum(r.sigma for r in mine) / len(mine)
+        updated[bot] = model.rating(mu=mu, sigma=sigma, name=ratings[bot].name)
+    return updated
+
+
+# -- the tournament ---------------------------------------------------------------------------
+
+
+def _labels(bots: Sequence[str]) -> tuple[str, ...]:
+    labels: list[str] = []
+    for spec in bots:
+        label = spec.strip()
+        number = 2
+        while label in labels:
+            label = f"{spec.strip()}#{number}"
+            number += 1
+        labels.append(label)
+    return tuple(labels)
+
+
+class _RecordWriter:
+    """Writes each board's records, in board order, to a temporary file beside ``path`` and
+    moves it into place at the end (a crash leaves the old file or none)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle, self._temporary = tempfile.mkstemp(
+            dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp"
+        )
+        self._stream = os.fdopen(handle, "w", encoding="utf-8")
+        self._waiting: dict[int, tuple[str, ...]] = {}
+        self._next = 0
+
+    def add(self, board: BoardResult) -> None:
+        self._waiting[board.index] = board.records
+        while self._next in self._waiting:
+            self._write(self._waiting.pop(self._next))
+            self._next += 1
+
+    def _write(self, records: tuple[str, ...]) -> None:
+        self._stream.write("".join(record + "\n" for record in records))
+
+    def close(self) -> str:
+        for index in sorted(self._waiting):  # after an interruption: what finished, in order
+            self._write(self._waiting.pop(index))
+        self._stream.close()
+        os.chmod(self._temporary, 0o644)
+        os.replace(self._temporary, self.path)
+        return str(self.path)
+
+    def discard(self) -> None:
+        self._stream.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self._temporary)
+
+
+def run_tournament(
+    bots: Sequence[str],
+    *,
+    deals: int,
+    players: int | None = None,
+    seed: int | None = None,
+    workers: int | None = None,
+    rules: RuleSet | None = None,
+    seating: str = "permutations",
+    backend: str = "local",
+    address: str | None = None,
+    records: str | os.PathLike[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    stop: StopFlag | None = None,
+) -> TournamentResult:
+    """Play a duplicate tournament between ``bots`` (player specs, ``"name:key=value"``).
+
+    ``deals`` is the number of *boards*; each is played once per seating, so the tournament
+    plays ``deals * len(result.seatings)`` deals. ``players`` seats (default: one per bot) are
+    filled from the bots in turn. ``seed`` (default: a random one, kept in the result) fixes
+    every deck, rebuild and bot seed. ``workers`` and ``backend``: see :func:`parallel_map`.
+    ``records``: a file to write every deal to, one ``paiute-record/1`` record per line in
+    board then seating order. ``progress(deals_done, deals_total)`` is called after each
+    board. Setting ``stop`` or pressing Ctrl-C (KeyboardInterrupt) ends the tournament early:
+    the boards that finished are kept and ``result.interrupted`` is true.
+
+    Local workers are fresh processes (``forkserver``): a script that runs a tournament with
+    more than one worker needs the ``if __name__ == "__main__":`` guard, and its bots must be
+    registered when :mod:`paiute.players` is imported (use ``workers=1`` for others).
+    """
+    rules = rules if rules is not None else RuleSet()
+    bots = tuple(spec.strip() for spec in bots)
+    if len(bots) < 2:
+        raise TournamentError(f"a tournament needs at least two bots, got {len(bots)}")
+    if deals < 1:
+        raise TournamentError(f"deals must be at least 1, not {deals}")
+    players = len(bots) if players is None else players
+    if players < len(bots):
+        raise TournamentError(f"{len(bots)} bots need at least {len(bots)} seats, not {players}")
+    rules.check_players(players)
+    for spec in bots:
+        make_player(spec, seed=0)  # an unknown name or option fails now, not in a worker
+    _openskill()  # and so does a missing rating library
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+    config = TournamentConfig(bots, _labels(bots), players, seed, rules, seating, records is not None)
+    seated = seatings(len(bots), players, seating)
+    total = deals * len(seated)
+    writer = _RecordWriter(records) if records is not None else None
+    finished: dict[int, BoardResult] = {}
+    interrupted = False
+    start = time.monotonic()
+    try:
+        tasks = [(config, index) for index in range(deals)]
+        with contextlib.closing(
+            parallel_map(
+                _play_board_task, tasks, workers=workers, backend=backend, address=address, stop=stop
+            )
+        ) as results:
+            try:
+                for index, board in results:
+                    if writer is not None:
+                        writer.add(board)
+                    finished[index] = replace(board, records=())
+                    if progress is not None:
+                        progress(len(finished) * len(seated), total)
+            except KeyboardInterrupt:
+                interrupted = True
+        interrupted = interrupted or len(finished) < deals
+        saved = writer.close() if writer is not None else None
+    except BaseException:
+        if writer is not None:
+            writer.discard()
+        raise
+    boards = tuple(finished[index] for index in sorted(finished))
+    if backend == "local":
+        workers = min(workers or default_workers(), deals)
+    return TournamentResult(
+        config,
+        seated,
+        deals,
+        boards,
+        _standings(config, boards),
+        interrupted,
+        time.monotonic() - start,
+        saved,
+        workers,
+    )
