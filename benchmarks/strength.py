@@ -2,7 +2,7 @@
 
 Run with the project venv::
 
-    .venv/bin/python benchmarks/strength.py                  # full run (~30 minutes on 2 cores)
+    .venv/bin/python benchmarks/strength.py                  # full run (~26 minutes on 2 cores)
     .venv/bin/python benchmarks/strength.py --quick          # smoke run (~1.5 minutes)
     .venv/bin/python benchmarks/strength.py --json out.json  # also write every figure as JSON
     .venv/bin/python benchmarks/strength.py --only greedy,throughput
@@ -34,11 +34,13 @@ zero-sum except for dead deals, so the margin between them is about twice a bot'
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
 import os
 import platform
 import shlex
+import signal
 import sys
 import threading
 import time
@@ -89,6 +91,44 @@ def log(text: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
+def _children() -> dict[int, list[int]]:
+    """Every process's children, from /proc (Linux)."""
+    tree: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        tree.setdefault(parent, []).append(int(entry.name))
+    return tree
+
+
+def _reap_workers() -> list[int]:
+    """Stop the pool workers a stopped tournament left running, and return their ids.
+
+    ``run_tournament``'s stop flag cancels the boards not started, but on Python 3.11 the
+    boards in flight keep running: ``paiute.tournament._process_map`` looks for the workers in
+    ``executor._processes`` after ``executor.shutdown(wait=False)``, which has already set it
+    to ``None``. Left alone they would take the CPU from the next tournament (and delay the
+    exit). The workers are the children of this process's forkserver (this process's
+    children); after a finished tournament there are none, so only the strays are stopped.
+    """
+    if not Path("/proc/self/stat").exists():
+        return []
+    tree = _children()
+    strays = [pid for child in tree.get(os.getpid(), []) for pid in tree.get(child, [])]
+    for pid in strays:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in strays):
+        time.sleep(0.05)
+    return strays
+
+
 # -- one tournament -----------------------------------------------------------------------------
 
 
@@ -137,6 +177,7 @@ def tournament(
     finally:
         if timer is not None:
             timer.cancel()
+    reaped = _reap_workers() if boards is None else []
     wall = time.perf_counter() - started
     data = result.to_json()
     indices = [board.index for board in result.boards]
@@ -151,6 +192,7 @@ def tournament(
             "load_before": load_before,
             "load_after": _loadavg(),
             "wall_s": round(wall, 3),
+            "stopped_workers": len(reaped),
         }
     )
     if boards is None:  # a time box stops the tournament on purpose: not an interruption
@@ -167,6 +209,10 @@ def _chips(bot: dict[str, Any]) -> str:
     if ci is None:
         return f"{bot['chips_per_deal']:+.3f}"
     return f"{bot['chips_per_deal']:+.3f} [{ci[0]:+.3f}, {ci[1]:+.3f}]"
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
 
 
 def _above_zero(bot: dict[str, Any]) -> bool | None:
@@ -214,7 +260,9 @@ def calibrate(budgets: list[int], decisions: int, workers: int, seed: int) -> li
         spec = f"ismcts:ms={ms},workers=1"
         load = _loadavg()
         tasks = [(spec, observations)] * workers  # the same positions in every process at once
-        samples = [pair for _, result in parallel_map(_calibrate_task, tasks, workers=workers) for pair in result]
+        samples = [
+            pair for _, result in parallel_map(_calibrate_task, tasks, workers=workers) for pair in result
+        ]
         iterations = sorted(pair[0] for pair in samples)
         seconds = [pair[1] for pair in samples]
         rows.append(
@@ -248,15 +296,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--only", help=f"comma-separated sections (default: all of {','.join(SECTIONS)})")
     parser.add_argument("--seed", type=int, default=20261129, help="tournament seed (default 20261129)")
     parser.add_argument("--workers", type=int, default=2, help="tournament workers (default 2)")
-    parser.add_argument("--greedy-boards", type=int, help="greedy vs random boards, 6 deals each (default 3334)")
+    parser.add_argument(
+        "--greedy-boards", type=int, help="greedy vs random boards, 6 deals each (default 3334)"
+    )
     parser.add_argument("--tp-boards", type=int, help="throughput boards, 6 deals each (default 400)")
     parser.add_argument("--tp-repeats", type=int, help="throughput runs per worker count (default 2)")
     parser.add_argument("--calib-decisions", type=int, help="positions per process in calibrate (default 12)")
     parser.add_argument("--ms", default="50,100,400", help="ismcts time budgets in ms (default 50,100,400)")
-    parser.add_argument("--ms-seconds", type=float, help="time box per ms budget (default 390 s)")
+    parser.add_argument("--ms-seconds", type=float, help="time box per ms budget (default 360 s)")
     parser.add_argument("--ms-boards", type=int, help="play exactly this many boards per ms budget instead")
-    parser.add_argument("--iterations", default="50,200,800", help="ismcts iteration budgets (default 50,200,800)")
-    parser.add_argument("--it-seconds", type=float, help="time box per iteration budget (default 120 s)")
+    parser.add_argument(
+        "--iterations", default="50,200,800", help="ismcts iteration budgets (default 50,200,800)"
+    )
+    parser.add_argument("--it-seconds", type=float, help="time box per iteration budget (default 90 s)")
     parser.add_argument("--it-boards", type=int, help="play exactly this many boards per iteration budget")
     args = parser.parse_args(argv)
     quick = args.quick
@@ -265,8 +317,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "tp_boards": 30 if quick else 400,
         "tp_repeats": 1 if quick else 2,
         "calib_decisions": 3 if quick else 12,
-        "ms_seconds": 15.0 if quick else 390.0,
-        "it_seconds": 10.0 if quick else 120.0,
+        "ms_seconds": 15.0 if quick else 360.0,
+        "it_seconds": 10.0 if quick else 90.0,
     }
     for key, value in defaults.items():
         if getattr(args, key) is None:
@@ -291,7 +343,9 @@ def _write(path: str | None, report: dict[str, Any]) -> None:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     report: dict[str, Any] = {
-        "command": " ".join(shlex.quote(part) for part in [".venv/bin/python", "benchmarks/strength.py"] + sys.argv[1:]),
+        "command": " ".join(
+            shlex.quote(part) for part in [".venv/bin/python", "benchmarks/strength.py", *sys.argv[1:]]
+        ),
         "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
         "python": platform.python_version(),
         "platform": platform.platform(),
@@ -322,7 +376,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         runs = []
         for repeat in range(args.tp_repeats):
             for workers in (1, 2):
-                log(f"throughput: greedy vs greedy, {args.tp_boards} boards, {workers} worker(s), run {repeat + 1}")
+                log(
+                    f"throughput: greedy vs greedy, {args.tp_boards} boards, {workers} worker(s), run {repeat + 1}"
+                )
                 data = tournament(
                     ["greedy", "greedy"],
                     boards=args.tp_boards,
@@ -334,7 +390,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 runs.append(
                     {
                         key: data[key]
-                        for key in ("workers", "boards", "deals", "elapsed_s", "deals_per_s", "load_before", "load_after")
+                        for key in (
+                            "workers",
+                            "boards",
+                            "deals",
+                            "elapsed_s",
+                            "deals_per_s",
+                            "load_before",
+                            "load_after",
+                        )
                     }
                 )
         best = {w: max(r["deals_per_s"] for r in runs if r["workers"] == w) for w in (1, 2)}
@@ -411,8 +475,10 @@ def print_report(report: dict[str, Any]) -> None:
             f"load {data['load_before']} -> {data['load_after']}"
         )
         verdict = "yes" if _above_zero(greedy) else "NO"
-        print(f"verdict: greedy beats random, 95% CI above zero: {verdict} (>= 20,000 deals: "
-              f"{'yes' if data['deals'] >= 20000 else 'no'})")
+        print(
+            f"verdict: greedy beats random, 95% CI above zero: {verdict} (>= 20,000 deals: "
+            f"{'yes' if data['deals'] >= 20000 else 'no'})"
+        )
 
     data = report.get("throughput")
     if data:
@@ -433,9 +499,13 @@ def print_report(report: dict[str, Any]) -> None:
 
     rows = report.get("calibrate")
     if rows:
-        print("\n== calibrate: ISMCTS iterations per decision bought by a time budget "
-              f"({rows[0]['processes']} processes searching at once)")
-        header = f"{'spec':<26} {'decisions':>9} {'iterations median (min-max)':>28} {'s/decision mean (max)':>22}"
+        print(
+            "\n== calibrate: ISMCTS iterations per decision bought by a time budget "
+            f"({rows[0]['processes']} processes searching at once)"
+        )
+        header = (
+            f"{'spec':<26} {'decisions':>9} {'iterations median (min-max)':>28} {'s/decision mean (max)':>22}"
+        )
         print(header)
         print("-" * len(header))
         for row in rows:
@@ -443,11 +513,16 @@ def print_report(report: dict[str, Any]) -> None:
             seconds = f"{row['seconds_mean']:.3f} ({row['seconds_max']:.3f})"
             print(f"{row['spec']:<26} {row['decisions']:>9} {spread:>28} {seconds:>22}")
 
-    for section, title in (("ismcts_ismcts", "time budgets"), ("ismcts_iterations", "iteration budgets (proxy)")):
+    for section, title in (
+        ("ismcts_ismcts", "time budgets"),
+        ("ismcts_iterations", "iteration budgets (proxy)"),
+    ):
         rows = report.get(section)
         if not rows:
             continue
-        print(f"\n== ismcts vs greedy, {title}: duplicate, 4 seats, rotations (A B A B, B A B A: 2 deals a board)")
+        print(
+            f"\n== ismcts vs greedy, {title}: duplicate, 4 seats, rotations (A B A B, B A B A: 2 deals a board)"
+        )
         header = (
             f"{'ismcts bot':<26} {'boards':>6} {'deals':>6} {'ismcts chips/deal [95% CI]':>28} {'CI > 0':>6} "
             f"{'win ismcts/greedy':>17} {'seconds':>7} {'worker-s/deal':>13}"
@@ -460,7 +535,7 @@ def print_report(report: dict[str, Any]) -> None:
             wins = f"{bot['win_rate']:.1%}/{other['win_rate']:.1%}"
             print(
                 f"{bot['bot']:<26} {data['boards']:>6} {data['deals']:>6} {_chips(bot):>28} {above:>6} "
-                f"{wins:>17} {data['elapsed_s']:>7.0f} {data['worker_s_per_deal']:>13.2f}"
+                f"{wins:>17} {data['elapsed_s']:>7.0f} {_num(data['worker_s_per_deal']):>13}"
             )
         for data in rows:
             box = f"time box {data['time_box_s']:.0f} s" if data["time_box_s"] else "fixed size"

@@ -295,13 +295,13 @@ def test_simulate_command_ctrl_c_reports_what_finished(
         return real(config, index)
 
     monkeypatch.setattr(simulate_module, "simulate_deal", interrupted_at_3)
-    status, out, _ = _run(capsys, *_SMALL, "--json")
+    status, out, _ = _run(capsys, *_SMALL, "--workers", "1", "--json")
     assert status == 130
     data = json.loads(out)
     assert data["interrupted"] is True
     assert data["deals"] == 3
     assert data["deals_requested"] == 6
-    status, out, _ = _run(capsys, *_SMALL)
+    status, out, _ = _run(capsys, *_SMALL, "--workers", "1")
     assert status == 130
     assert "interrupted" in out
 
@@ -327,3 +327,16 @@ def test_simulate_command_errors(capsys: pytest.CaptureFixture[str], argv: list[
     assert out == ""
     assert message in err
     assert "Traceback" not in err
+
+
+def test_ray_backend_gives_the_local_results() -> None:
+    ray = pytest.importorskip("ray")
+    config = SimulationConfig(RuleSet(max_rebuilds=0), 2, ("random", "random"), seed=4)
+    local = simulate(config, 12, workers=1)
+    ray.init(num_cpus=2, include_dashboard=False)
+    try:
+        remote = simulate(config, 12, workers=2, backend="ray")
+        assert ray.is_initialized()  # a Ray started by the caller is left running
+    finally:
+        ray.shutdown()
+    assert json.dumps(remote.to_json()) == json.dumps(local.to_json())

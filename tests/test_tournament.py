@@ -13,6 +13,7 @@ import pytest
 from paiute.actions import DRAW_STOCK, Action
 from paiute.cli.main import main
 from paiute.observation import Observation
+from paiute.parallel import ParallelError
 from paiute.players import PLAYERS, PlayerError, PlayerInfo
 from paiute.record import Record
 from paiute.rules import RuleSet
@@ -254,7 +255,7 @@ def test_bad_settings_are_refused_before_anything_runs() -> None:
         run_tournament([A, "nobody"], deals=1, seed=1)
     with pytest.raises(ValueError, match=r"R2\.1 6 players"):
         run_tournament([A, B], deals=1, players=6, seed=1)
-    with pytest.raises(TournamentError, match="unknown backend"):
+    with pytest.raises(ParallelError, match="unknown backend"):
         run_tournament([A, B], deals=1, seed=1, backend="mpi")
 
 

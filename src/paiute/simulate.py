@@ -29,8 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import multiprocessing
-import signal
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +41,7 @@ from paiute.combos import Category
 from paiute.errors import PaiuteError
 from paiute.match import Match
 from paiute.odds import category_order, wilson
+from paiute.parallel import parallel_map
 from paiute.players import make_player, play_deal
 from paiute.rules import OPTIONS, RuleSet
 
@@ -563,8 +562,18 @@ class SimulationReport:
 # -- running many deals -----------------------------------------------------------------------
 
 
-def _ignore_interrupts() -> None:  # pragma: no cover - runs in worker processes
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+class _StopAsked:
+    """Adapts a ``stop()`` callable to the ``is_set()`` flag of :func:`parallel_map`."""
+
+    def __init__(self, stop: Callable[[], bool] | None) -> None:
+        self._stop = stop
+        self._set = False
+
+    def check(self) -> None:
+        self._set = self._set or (self._stop is not None and self._stop())
+
+    def is_set(self) -> bool:
+        return self._set
 
 
 def _run_chunk(job: tuple[int, SimulationConfig, int, int]) -> tuple[int, list[DealFacts]]:
@@ -582,6 +591,8 @@ def _run(
     workers: int,
     progress: Callable[[int], None] | None,
     stop: Callable[[], bool] | None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> tuple[list[list[DealFacts]], bool]:
     """Play ``deals`` deals for every config; returns what finished and whether it stopped early."""
     if deals < 0:
@@ -590,7 +601,7 @@ def _run(
         raise PaiuteError(f"workers must be at least 1, not {workers}")
     results: list[list[DealFacts]] = [[] for _ in configs]
     interrupted = False
-    if workers == 1 or deals * len(configs) <= 1:
+    if backend == "local" and (workers == 1 or deals * len(configs) <= 1):
         try:
             for variant, config in enumerate(configs):
                 for index in range(deals):
@@ -608,21 +619,18 @@ def _run(
         for variant, config in enumerate(configs)
         for start in range(0, deals, size)
     ]
-    context = multiprocessing.get_context("spawn")  # no fork of a threaded parent (progress bars)
-    pool = context.Pool(workers, initializer=_ignore_interrupts)
+    flag = _StopAsked(stop)
     try:
-        for variant, chunk in pool.imap_unordered(_run_chunk, jobs):
+        for _, (variant, chunk) in parallel_map(
+            _run_chunk, jobs, workers=workers, backend=backend, address=address, stop=flag
+        ):
             results[variant].extend(chunk)
             if progress is not None:
                 progress(len(chunk))
-            if stop is not None and stop():
-                interrupted = sum(map(len, results)) < deals * len(configs)
-                break
+            flag.check()
     except KeyboardInterrupt:
         interrupted = True
-    finally:
-        pool.terminate()
-        pool.join()
+    interrupted = interrupted or sum(map(len, results)) < deals * len(configs)
     return results, interrupted
 
 
@@ -633,11 +641,15 @@ def simulate(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     stop: Callable[[], bool] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> SimulationReport:
     """Play ``deals`` deals and measure them. ``progress(n)`` is told of every ``n`` deals
     finished; ``stop()`` is asked between deals (or chunks of deals, with ``workers > 1``)
     whether to stop. A stop or a ``KeyboardInterrupt`` keeps what finished (``interrupted``)."""
-    results, interrupted = _run([config], deals, workers=workers, progress=progress, stop=stop)
+    results, interrupted = _run(
+        [config], deals, workers=workers, progress=progress, stop=stop, backend=backend, address=address
+    )
     return SimulationReport(config, deals, results[0], interrupted)
 
 
@@ -770,13 +782,17 @@ def compare(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     stop: Callable[[], bool] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> Comparison:
     """Run ``deals`` deals (the same seeds) with ``option`` set to each of ``values``."""
     configs = [
         SimulationConfig(config.rules.replace(**{option: value}), config.players, config.bots, config.seed)
         for value in values
     ]
-    results, interrupted = _run(configs, deals, workers=workers, progress=progress, stop=stop)
+    results, interrupted = _run(
+        configs, deals, workers=workers, progress=progress, stop=stop, backend=backend, address=address
+    )
     reports = [SimulationReport(c, deals, r, interrupted) for c, r in zip(configs, results, strict=True)]
     return Comparison(option, tuple(values), reports)
 

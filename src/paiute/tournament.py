@@ -22,26 +22,23 @@ so the same seed gives the same results whatever the number of workers or the ba
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import hashlib
 import itertools
 import math
-import multiprocessing
 import os
-import signal
 import tempfile
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from paiute.cards import Card, pack
 from paiute.chance import SeededChance
 from paiute.combos import Category
-from paiute.errors import PaiuteError
 from paiute.match import Match
+from paiute.parallel import BACKENDS, ParallelError, StopFlag, default_workers, parallel_map
 from paiute.players import make_player, play_turn
 from paiute.record import Record
 from paiute.rules import RuleSet
@@ -65,21 +62,13 @@ __all__ = [
 
 #: How the line-up is re-seated on each board: every distinct permutation, or the rotations.
 SEATINGS = ("permutations", "rotations")
-#: Where boards are played: local processes (or in-process with one worker), or a Ray cluster.
-BACKENDS = ("local", "ray")
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 
-class TournamentError(PaiuteError):
+class TournamentError(ParallelError):
     """A tournament that cannot run: bad settings or a missing optional dependency."""
-
-
-class StopFlag(Protocol):
-    """Anything with ``is_set()``, such as :class:`threading.Event`."""
-
-    def is_set(self) -> bool: ...
 
 
 # -- the boards -------------------------------------------------------------------------------
@@ -191,159 +180,6 @@ def _play_board_task(task: tuple[TournamentConfig, int]) -> BoardResult:
 
 
 # -- running tasks: in-process, local processes, Ray --------------------------------------------
-
-
-def default_workers() -> int:
-    """The processes a local run uses by default: one per usable core."""
-    try:
-        return len(os.sched_getaffinity(0)) or 2
-    except AttributeError:  # not every system has affinity
-        return os.cpu_count() or 2
-
-
-def _ignore_interrupts() -> None:
-    # Ctrl-C reaches the whole process group: only the parent decides what to stop.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def parallel_map(
-    function: Callable[[T], R],
-    arguments: Sequence[T],
-    *,
-    workers: int | None = None,
-    backend: str = "local",
-    address: str | None = None,
-    stop: StopFlag | None = None,
-) -> Generator[tuple[int, R], None, None]:
-    """Call ``function`` on each argument; yield ``(index, result)`` as each one finishes.
-
-    ``backend="local"`` runs ``workers`` processes (one per core by default; ``workers=1``
-    runs in this process, in order); ``backend="ray"`` sends tasks to a Ray cluster
-    (``address``, or a local one started here; an already started Ray is used as it is),
-    ``workers`` being the tasks in flight (default: the cluster's CPUs). ``function`` must be
-    importable by name and its arguments picklable. Setting ``stop`` (or closing the
-    generator) ends the run: what has finished is yielded, the rest is cancelled and the
-    workers are stopped. The order of completion varies; sort by index for repeatable results.
-    """
-    if backend not in BACKENDS:
-        raise TournamentError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
-    if workers is not None and workers < 1:
-        raise TournamentError(f"workers must be at least 1, not {workers}")
-    if backend == "ray":
-        return _ray_map(function, arguments, workers, address, stop)
-    if address is not None:
-        raise TournamentError("--address is for the ray backend")
-    count = min(workers or default_workers(), max(len(arguments), 1))
-    if count == 1:
-        return _serial_map(function, arguments, stop)
-    return _process_map(function, arguments, count, stop)
-
-
-def _stopped(stop: StopFlag | None) -> bool:
-    return stop is not None and stop.is_set()
-
-
-def _serial_map(
-    function: Callable[[T], R], arguments: Sequence[T], stop: StopFlag | None
-) -> Generator[tuple[int, R], None, None]:
-    for index, argument in enumerate(arguments):
-        if _stopped(stop):
-            return
-        yield index, function(argument)
-
-
-def _process_map(
-    function: Callable[[T], R], arguments: Sequence[T], workers: int, stop: StopFlag | None
-) -> Generator[tuple[int, R], None, None]:
-    # Workers start from a fresh interpreter (forkserver), never a fork of a process whose
-    # other threads (a progress bar) may hold locks; built-in players register on import.
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    executor = concurrent.futures.ProcessPoolExecutor(workers, context, initializer=_ignore_interrupts)
-    pending: dict[concurrent.futures.Future[R], int] = {}
-    submitted = 0
-    finished = False
-    try:
-        while True:
-            while submitted < len(arguments) and len(pending) < 2 * workers and not _stopped(stop):
-                pending[executor.submit(function, arguments[submitted])] = submitted
-                submitted += 1
-            if not pending or _stopped(stop):
-                break
-            done, _ = concurrent.futures.wait(
-                pending, timeout=0.2, return_when=concurrent.futures.FIRST_COMPLETED
-            )
-            for future in sorted(done, key=pending.__getitem__):
-                yield pending.pop(future), future.result()
-        finished = not pending
-    finally:
-        if finished:
-            executor.shutdown(wait=True)
-        else:
-            executor.shutdown(wait=False, cancel_futures=True)
-            # A running task cannot be cancelled: stop its process (the workers ignore
-            # Ctrl-C). ProcessPoolExecutor has no public way before Python 3.14.
-            processes = getattr(executor, "_processes", None) or {}
-            for process in list(processes.values()):
-                with contextlib.suppress(Exception):
-                    process.terminate()
-
-
-def _import_ray() -> Any:
-    try:
-        import ray
-    except ImportError:
-        raise TournamentError("the ray backend needs Ray: pip install ray") from None
-    return ray
-
-
-def _ray_map(
-    function: Callable[[T], R],
-    arguments: Sequence[T],
-    workers: int | None,
-    address: str | None,
-    stop: StopFlag | None,
-) -> Generator[tuple[int, R], None, None]:
-    ray = _import_ray()  # now, not at the first result
-    return _ray_tasks(ray, function, arguments, workers, address, stop)
-
-
-def _ray_tasks(
-    ray: Any,
-    function: Callable[[T], R],
-    arguments: Sequence[T],
-    workers: int | None,
-    address: str | None,
-    stop: StopFlag | None,
-) -> Generator[tuple[int, R], None, None]:
-    started = False
-    pending: dict[Any, int] = {}
-    try:
-        if not ray.is_initialized():
-            options: dict[str, Any] = {"address": address, "include_dashboard": False}
-            if address is None and workers is not None:
-                options["num_cpus"] = workers
-            ray.init(**options)
-            started = True
-        in_flight = 2 * (workers or max(int(ray.cluster_resources().get("CPU", 1)), 1))
-        remote = ray.remote(num_cpus=1)(function)  # boards are repeatable: a lost one is retried
-        submitted = 0
-        while True:
-            while submitted < len(arguments) and len(pending) < in_flight and not _stopped(stop):
-                pending[remote.remote(arguments[submitted])] = submitted
-                submitted += 1
-            if not pending or _stopped(stop):
-                break
-            done, _ = ray.wait(list(pending), num_returns=1, timeout=0.2)
-            for reference in sorted(done, key=pending.__getitem__):
-                index = pending.pop(reference)
-                yield index, ray.get(reference)
-    finally:
-        for reference in pending:
-            with contextlib.suppress(Exception):
-                ray.cancel(reference, force=True)
-        if started:
-            ray.shutdown()
 
 
 # -- results ----------------------------------------------------------------------------------

@@ -23,13 +23,16 @@ from paiute.errors import PaiuteError
 
 _DESCRIPTION = """\
 Paiute, the Hawaiian draw-and-discard card game: evaluate holdings, replay and check game
-records, print the rules.
+records, print the rules, pit bots against each other and measure the game.
 
 examples:
   paiute eval "3h 3s Ad Ac Ks Kh" --wild 3     best call of a six-card holding, threes wild
   paiute eval --jokers --json < hands.txt       one JSON result per input line
   paiute replay match.json                      check a paiute-record/1 file, deal by deal
   paiute rules --preset gamerules               every option and its value
+  paiute tournament greedy random --deals 500   duplicate tournament between bots
+  paiute simulate --deals 2000 --bots greedy    the facts of the game, --plot DIR for charts
+  paiute odds --wild all                        chances of holding each combination
 """
 
 

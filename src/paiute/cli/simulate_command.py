@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -13,6 +12,7 @@ from typing import Any
 
 from paiute.errors import PaiuteError
 from paiute.odds import category_order
+from paiute.parallel import BACKENDS, default_workers
 from paiute.rules import MAX_SEATS, MIN_PLAYERS, PRESETS, RuleSet
 from paiute.simulate import (
     Comparison,
@@ -88,8 +88,16 @@ def register(commands: Any) -> None:
         "--compare", metavar="OPTION[=V1,V2...]", help="run each value of an option on the same seeds"
     )
     parser.add_argument(
-        "--workers", type=int, default=1, metavar="W", help="local processes (default 1; 0: one per CPU)"
+        "--workers",
+        type=int,
+        default=0,
+        metavar="W",
+        help="worker processes, or Ray tasks in flight (default 0: one per CPU; 1: in this process)",
     )
+    parser.add_argument(
+        "--backend", choices=BACKENDS, default="local", help="local processes (default) or a Ray cluster"
+    )
+    parser.add_argument("--address", metavar="ADDR", help="the Ray cluster to use (with --backend ray)")
     parser.add_argument("--json", action="store_true", help="print the results as one JSON object")
     parser.add_argument("--plot", metavar="DIR", help="write PNG charts into DIR (needs matplotlib)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -109,7 +117,10 @@ def run(args: argparse.Namespace) -> int:
         raise PaiuteError(f"--deals must be at least 1, not {args.deals}")
     if args.workers < 0:
         raise PaiuteError(f"--workers must be at least 1 (0: one per CPU), not {args.workers}")
-    workers = args.workers or (os.cpu_count() or 1)
+    if args.address is not None and args.backend != "ray":
+        raise PaiuteError("--address needs --backend ray")
+    workers = args.workers or default_workers()
+    where = {"backend": args.backend, "address": args.address}
     bots = parse_bots(args.bots, args.players)
     config = SimulationConfig(rules, args.players, bots, args.seed)
     comparison: tuple[str, tuple[object, ...]] | None = None
@@ -126,10 +137,10 @@ def run(args: argparse.Namespace) -> int:
     result: SimulationReport | Comparison
     with _progress(total, quiet=args.quiet) as advance:
         if comparison is None:
-            result = simulate(config, args.deals, workers=workers, progress=advance)
+            result = simulate(config, args.deals, workers=workers, progress=advance, **where)
         else:
             result = compare(
-                config, comparison[0], comparison[1], args.deals, workers=workers, progress=advance
+                config, comparison[0], comparison[1], args.deals, workers=workers, progress=advance, **where
             )
     elapsed = time.perf_counter() - started
     interrupted = result.interrupted
