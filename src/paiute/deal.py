@@ -23,6 +23,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from paiute.actions import (
     _CALL_BASE,
@@ -129,6 +130,7 @@ class Deal:
 
     __slots__ = (
         "_best_code",
+        "_cache",
         "_called",
         "_calls",
         "_chance",
@@ -226,6 +228,7 @@ class Deal:
         self._events: list[Event] = []
         self._rebuild_orders: list[tuple[Card, ...]] = []
         self._outcome: Outcome | None = None
+        self._cache: dict[tuple[str, int | None], Any] = {}  # views derived from the events
 
     @classmethod
     def new(
@@ -293,6 +296,7 @@ class Deal:
         deal._best_code = 0 if highest is None else highest.code
         deal._rebuild_orders = [()] * observation.rebuilds
         deal._outcome = observation.outcome
+        deal._cache = {}
 
         # Which cards went into the current rebuilt stock, from the public history.
         pile = [] if observation.initial_discard is None else [observation.initial_discard]
@@ -708,6 +712,7 @@ class Deal:
         other._events = self._events[:]
         other._rebuild_orders = self._rebuild_orders[:]
         other._outcome = self._outcome
+        other._cache = {}
         return other
 
     __copy__ = copy
@@ -719,8 +724,10 @@ class Deal:
 
     def known_cards(self, seat: int) -> tuple[Card, ...]:
         """Cards in ``seat``'s hand that everyone has seen it take (R4.5, R2.6)."""
-        known: list[Card] = []
-        for event in self._events:
+        # Worked out from the events, incrementally: the cache holds how far it has read.
+        start, known = self._cache.get(("known", seat), (0, []))
+        events = self._events
+        for event in events[start:]:
             if event.seat != seat:
                 continue
             if event.action.kind.is_draw:
@@ -728,8 +735,17 @@ class Deal:
                     known.append(event.card)
             elif event.card is not None and event.card in known:
                 known.remove(event.card)
+        self._cache[("known", seat)] = (len(events), known)
         held = self._hands[seat]
         return tuple(card for card in known if card in held)
+
+    def history_seen_by(self, seat: int | None) -> tuple[Event, ...]:
+        """Every event as ``seat`` sees it (R9): others' draws from the stock stay hidden."""
+        seen: list[Event] = self._cache.setdefault(("history", seat), [])
+        events = self._events
+        if len(seen) < len(events):
+            seen.extend(event.seen_by(seat) for event in events[len(seen) :])
+        return tuple(seen)
 
     def hidden_from(self, seat: int) -> list[Card]:
         """Every card whose place ``seat`` cannot know: the stock (less a visible upcard)

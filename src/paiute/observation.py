@@ -154,7 +154,7 @@ def observe(deal: Deal, seat: int | None) -> Observation:
         first_turn=first_turn,
         calls=deal.calls,
         highest_call=deal.highest_call,
-        history=tuple(event.seen_by(seat) for event in deal.events),
+        history=deal.history_seen_by(seat),
         legal_actions=tuple(deal.legal_actions()) if my_turn else (),
         outcome=deal.outcome,
     )
