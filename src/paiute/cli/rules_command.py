@@ -6,7 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from paiute.rules import OPTIONS, PRESETS, RuleSet
+from paiute.cli.common import add_rule_arguments, rules_from_arguments
+from paiute.rules import OPTIONS, RuleSet
 
 
 def register(commands: Any) -> None:
@@ -19,21 +20,13 @@ def register(commands: Any) -> None:
         "  paiute rules --option royal_high=on --option payout=scale --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--preset", default="pagat", choices=sorted(PRESETS), help="preset (default pagat)")
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="change an option (repeatable), e.g. royal_high=on, stake=5",
-    )
+    add_rule_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the options as JSON")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    options = dict(RuleSet.parse_option(text) for text in args.option)
-    rules = RuleSet.from_preset(args.preset, **options)
+    rules = rules_from_arguments(args)
     if args.json:
         print(json.dumps({"preset": rules.preset, "options": rules.options(), "record": rules.to_dict()}))
         return 0

@@ -10,10 +10,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from paiute.cli.common import add_rule_arguments, rule_options
 from paiute.errors import PaiuteError
 from paiute.odds import category_order
 from paiute.parallel import BACKENDS, default_workers
-from paiute.rules import MAX_SEATS, MIN_PLAYERS, PRESETS, RuleSet
+from paiute.rules import MAX_SEATS, MIN_PLAYERS, RuleSet
 from paiute.simulate import (
     Comparison,
     Difference,
@@ -76,14 +77,7 @@ def register(commands: Any) -> None:
         help="bot for every seat, or one per seat (default random)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
-    parser.add_argument("--preset", default="pagat", choices=sorted(PRESETS), help="preset (default pagat)")
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="change an option (repeatable), e.g. royal_high=on",
-    )
+    add_rule_arguments(parser)
     parser.add_argument(
         "--compare", metavar="OPTION[=V1,V2...]", help="run each value of an option on the same seeds"
     )
@@ -105,7 +99,7 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    options = dict(RuleSet.parse_option(text) for text in args.option)
+    options = rule_options(args)
     rules = RuleSet.from_preset(args.preset, **options)
     if not MIN_PLAYERS <= args.players <= MAX_SEATS:
         raise PaiuteError(

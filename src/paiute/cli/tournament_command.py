@@ -8,8 +8,8 @@ import os
 import sys
 from typing import Any
 
+from paiute.cli.common import add_rule_arguments, rules_from_arguments
 from paiute.combos import Category
-from paiute.rules import PRESETS, RuleSet
 from paiute.tournament import BACKENDS, SEATINGS, TournamentError, TournamentResult, run_tournament, seatings
 
 _EPILOG = """\
@@ -101,14 +101,7 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--address", metavar="ADDR", help="the Ray cluster (default: start a local one)")
     parser.add_argument("--seed", type=int, metavar="S", help="fixes every deck, rebuild and bot seed")
-    parser.add_argument("--preset", default="pagat", choices=sorted(PRESETS), help="preset (default pagat)")
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="change a rule option (repeatable), e.g. stake=5, payout=scale",
-    )
+    add_rule_arguments(parser)
     records = parser.add_mutually_exclusive_group()
     records.add_argument(
         "--records", metavar="FILE", help="where to save every deal (default paiute-tournament-SEED.jsonl)"
@@ -132,8 +125,7 @@ def _rich() -> Any:
 
 def run(args: argparse.Namespace) -> int:
     rich = _rich()
-    options = dict(RuleSet.parse_option(text) for text in args.option)
-    rules = RuleSet.from_preset(args.preset, **options)
+    rules = rules_from_arguments(args)
     if len(args.bots) < 2:
         raise TournamentError(f"a tournament needs at least two bots, got {len(args.bots)}")
     if args.address is not None and args.backend != "ray":
