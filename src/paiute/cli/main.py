@@ -14,6 +14,7 @@ from paiute import __version__
 from paiute.cli import (
     eval_command,
     odds_command,
+    play_command,
     replay_command,
     rules_command,
     simulate_command,
@@ -33,6 +34,7 @@ examples:
   paiute tournament greedy random --deals 500   duplicate tournament between bots
   paiute simulate --deals 2000 --bots greedy    the facts of the game, --plot DIR for charts
   paiute odds --wild all                        chances of holding each combination
+  paiute play                                   play against bots in the terminal (--plain)
 """
 
 
@@ -51,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
         tournament_command,
         simulate_command,
         odds_command,
+        play_command,
     ):
         module.register(commands)
     return parser

@@ -26,6 +26,7 @@ examples:
   paiute replay match.json
   paiute replay match.json --json | jq .deals[0].winners
   cat match.json | paiute replay -
+  paiute replay match.json --watch              step through it in the terminal
 """
 
 
@@ -40,10 +41,17 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("file", metavar="FILE", help="the record file, or - for standard input")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    parser.add_argument(
+        "--watch", action="store_true", help="step through the match in the terminal table of paiute play"
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "watch", False):
+        from paiute.tui.watch import run_watch
+
+        return run_watch(args.file)
     try:
         record = Record.loads(sys.stdin.buffer.read()) if args.file == "-" else load(args.file)
         replay = record.replay()

@@ -1,0 +1,14 @@
+"""``paiute play``: Paiute at the terminal, against bots and other people on one screen.
+
+The package is layered so that only :mod:`paiute.tui.app` and :mod:`paiute.tui.watch` need
+Textual:
+
+* :mod:`paiute.tui.session`: the game loop (a :class:`~paiute.match.Match`, the bots, the
+  record file kept after every deal, ``--resume``), with no user interface;
+* :mod:`paiute.tui.describe`: words and card text for what a seat sees, built only from its
+  :class:`~paiute.observation.Observation` (R9);
+* :mod:`paiute.tui.help`: the rules as implemented, the combinations table and examples;
+* :mod:`paiute.tui.plain`: the line-based ``--plain`` mode, over any pair of streams;
+* :mod:`paiute.tui.app`: the full-screen Textual application;
+* :mod:`paiute.tui.watch`: ``paiute replay FILE --watch``, a saved match step by step.
+"""

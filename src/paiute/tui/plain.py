@@ -1,0 +1,348 @@
+"""``paiute play --plain``: the game as lines of text, over any pair of streams.
+
+The state is printed from the human seat's :class:`~paiute.observation.Observation` (R9) in
+the canonical card text of R1.4 (``Th``; wild cards marked ``*``), and commands are read one
+a line (see :data:`~paiute.tui.help.PLAIN_COMMANDS`). A refused command prints the rule it
+breaks. End of input quits (the match is saved and can be resumed).
+
+>>> from paiute import Deal, RuleSet, SeededChance
+>>> obs = Deal.new(RuleSet(), players=2, dealer=0, chance=SeededChance(1)).observation(1)
+>>> parse_command("s", obs).action
+Action.parse('draw stock')
+>>> parse_command("x 10h", obs).action
+Action.parse('discard Th')
+>>> parse_command("c6", obs).action
+Action.parse('call')
+>>> parse_command("x 1h", obs).error
+"unknown card text '1h' (R1.4: rank 2-9, T or 10, J, Q, K, A then suit c d h s or ♣ ♦ ♥ ♠; jokers Jk1, Jk2)"
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import TextIO
+
+from paiute.actions import CALL_SIX, DRAW_DISCARD, DRAW_STOCK, Action
+from paiute.cards import Card
+from paiute.errors import ParseError
+from paiute.observation import Observation
+from paiute.tui import describe
+from paiute.tui.help import PLAIN_COMMANDS, rules_text
+from paiute.tui.session import Session
+
+__all__ = ["Command", "PlainUI", "parse_command"]
+
+_META = {
+    "h": "hint",
+    "hint": "hint",
+    "?": "help",
+    "help": "help",
+    "rules": "rules",
+    "p": "pile",
+    "pile": "pile",
+    "history": "pile",
+    "q": "quit",
+    "quit": "quit",
+    "exit": "quit",
+    "c": "call",
+    "call": "call",
+    "": "state",
+}
+_DRAW_STOCK = {"s", "stock", "draw stock"}
+_DRAW_DISCARD = {"d", "draw discard", "take"}
+_SIX = {"c6", "call6", "c 6", "call 6"}
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A parsed line: an action, a command word (``hint``, ``call``…), or an error."""
+
+    action: Action | None = None
+    meta: str | None = None
+    error: str | None = None
+
+
+def parse_command(text: str, obs: Observation) -> Command:
+    """Read one line of input; card numbers count the hand as :func:`describe.hand_order` shows it."""
+    line = " ".join(text.strip().split())
+    lowered = line.lower()
+    if lowered in _META:
+        return Command(meta=_META[lowered])
+    if lowered in _DRAW_STOCK:
+        return Command(DRAW_STOCK)
+    if lowered in _DRAW_DISCARD:
+        return Command(DRAW_DISCARD)
+    if lowered in _SIX:
+        return Command(CALL_SIX)
+    words = line.split(" ")
+    try:
+        if len(words) == 1 and words[0].isdigit():
+            return Command(Action.discard(_numbered(int(words[0]), obs)))
+        if len(words) == 2 and words[0].lower() in ("x", "discard"):
+            word = words[1]
+            card = _numbered(int(word), obs) if word.isdigit() else Card.parse(word)
+            return Command(Action.discard(card))
+        if len(words) == 2 and words[0].lower() in ("c", "call"):
+            word = words[1]
+            card = _numbered(int(word), obs) if word.isdigit() and word != "10" else Card.parse(word)
+            return Command(Action.call(card))
+    except ParseError as error:
+        return Command(error=str(error))
+    return Command(error=f"unknown command {line!r}: type ? for the commands")
+
+
+def _numbered(number: int, obs: Observation) -> Card:
+    cards = describe.hand_order(obs)
+    if not 1 <= number <= len(cards):
+        raise ParseError(f"no card number {number}: your cards are numbered 1 to {len(cards)}")
+    return cards[number - 1]
+
+
+class PlainUI:
+    """The line-based game loop (see the module documentation)."""
+
+    def __init__(
+        self,
+        session: Session,
+        stdin: TextIO,
+        stdout: TextIO,
+        *,
+        delay: float = 0.0,
+        echo: bool = False,
+    ) -> None:
+        self.session = session
+        self.stdin = stdin
+        self.stdout = stdout
+        self.delay = delay
+        self.echo = echo
+        self.hotseat = len(session.humans) > 1
+        # Narration is what the human sees; with several humans, only what all may see.
+        self.viewer: int | None = None if self.hotseat else session.humans[0]
+        self._narrated = 0
+        self._at_screen: int | None = None
+
+    # -- output and input -----------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def ask(self, prompt: str) -> str | None:
+        """One line of input, or ``None`` at the end of input."""
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            if self.echo:
+                self.stdout.write("\n")
+            return None
+        if self.echo:
+            self.stdout.write(line if line.endswith("\n") else line + "\n")
+        return line.rstrip("\n")
+
+    # -- the loop -------------------------------------------------------------------------
+
+    def run(self) -> int:
+        session = self.session
+        names = session.names
+        bots = [f"{names[seat]} ({spec.bot})" for seat, spec in enumerate(session.config.seats) if spec.bot]
+        self.say(
+            f"Paiute: {', '.join(names[seat] for seat in session.humans)} against {', '.join(bots) or 'nobody'}."
+        )
+        self.say("Type ? for the commands, rules for the rules.")
+        if session.path is not None:
+            self.say(f"This match is saved to {session.path}")
+        if session.deal is not None:
+            self.say(f"Resuming deal {session.deal_number}.")
+            self._narrated = 0
+        while True:
+            if not session.in_deal:
+                if session.deal is not None:
+                    self._end_of_deal()
+                    if session.match_over:
+                        self._summary()
+                        return 0
+                    answer = self.ask("Enter for the next deal, q to quit: ")
+                    if answer is None or answer.strip().lower() in ("q", "quit", "exit"):
+                        self._quit()
+                        return 0
+                session.start_deal()
+                self._narrated = 0
+                self.say()
+                self.say(f"=== Deal {session.deal_number} ===")
+            if not self._play_deal():
+                self._quit()
+                return 0
+
+    def _play_deal(self) -> bool:
+        """Play until the deal ends; ``False`` if the player quits."""
+        session = self.session
+        while session.in_deal:
+            seat = session.current
+            assert seat is not None
+            if session.is_human(seat):
+                if not self._human_turn(seat):
+                    return False
+            else:
+                session.apply(session.bot_action())
+                self._narrate()
+                if self.delay:
+                    time.sleep(self.delay)
+        return True
+
+    def _narrate(self) -> None:
+        obs = self.session.observation(self.viewer)
+        names = self.session.names
+        for event in obs.history[self._narrated :]:
+            self.say("  " + describe.event_text(event, names, obs.wild_cards))
+        self._narrated = len(obs.history)
+
+    def _human_turn(self, seat: int) -> bool:
+        session = self.session
+        names = session.names
+        self._narrate()
+        if self.hotseat and self._at_screen != seat:
+            self.say()
+            answer = self.ask(f"--- Pass to {names[seat]}: press Enter (hands are hidden until then) ")
+            if answer is None or answer.strip().lower() in ("q", "quit", "exit"):
+                return False
+            self._at_screen = seat
+        self._show(session.observation(seat))
+        while session.current == seat and session.in_deal:
+            obs = session.observation(seat)
+            line = self.ask(f"{names[seat]}> ")
+            if line is None:
+                return False
+            command = parse_command(line, obs)
+            if command.error is not None:
+                self.say(command.error)
+                continue
+            action = command.action
+            if command.meta == "quit":
+                return False
+            if command.meta == "call":
+                action = self._best_call(obs)
+                if action is None:
+                    continue
+            elif command.meta is not None:
+                self._meta(command.meta, obs)
+                continue
+            assert action is not None
+            error = session.why(action)
+            if error is not None:
+                self.say(f"Not allowed: {error.rule} {error.reason}.")
+                continue
+            session.apply(action)
+            self._narrate()
+            if session.current == seat and session.in_deal:
+                self._show(session.observation(seat), brief=True)
+        return True
+
+    def _best_call(self, obs: Observation) -> Action | None:
+        options = describe.call_options(obs)
+        if options:
+            return options[0].action
+        if obs.phase != "discard":
+            error = self.session.why(CALL_SIX)
+            self.say(f"Not allowed: {error.rule} {error.reason}." if error else "No call now.")
+            return None
+        notes = describe.blocked_calls(obs, self.session.why)
+        if notes:
+            for note in notes:
+                self.say(f"No call: {note}.")
+        else:
+            self.say("No call: R6.1 your six cards make no winning combination (R5).")
+        return None
+
+    def _meta(self, meta: str, obs: Observation) -> None:
+        session = self.session
+        names = session.names
+        wild = obs.wild_cards
+        if meta == "state":
+            self._show(obs)
+        elif meta == "help":
+            self.say(PLAIN_COMMANDS.rstrip())
+        elif meta == "rules":
+            self.say(rules_text(obs.rules))
+        elif meta == "pile":
+            pile = describe.cards_text(obs.discard_pile, wild) or "(empty)"
+            self.say(f"Discard pile, bottom to top: {pile}")
+            self.say(f"Deal {session.deal_number} so far:")
+            for event in obs.history:
+                self.say("  " + describe.event_text(event, names, wild))
+        elif meta == "hint":
+            action = session.hint(obs.current_seat)
+            self.say(f"Hint ({session.config.hint}): {describe.action_text(action, obs)}.")
+
+    def _show(self, obs: Observation, *, brief: bool = False) -> None:
+        session = self.session
+        names = session.names
+        wild = obs.wild_cards
+        if not brief:
+            self.say()
+            self.say(f"Deal {session.deal_number}:")
+            for line in describe.table_lines(obs, names):
+                self.say(line)
+            for line in describe.seat_lines(obs, names, session.match.balances):
+                self.say("  " + line)
+        cards = describe.hand_order(obs)
+        drawn = describe.drawn_card(obs)
+        shown = []
+        for number, card in enumerate(cards, 1):
+            text = f"{number}:{describe.card_text(card, wild)}"
+            if card == drawn:
+                text += "(new)"
+            shown.append(text)
+        self.say(f"Your hand: {'  '.join(shown)}")
+        options = describe.call_options(obs)
+        if options:
+            self.say(f"You can call! Best: {options[0].text(wild)}  [c]")
+            for option in options[1:]:
+                how = "c6" if option.discard is None else f"c {option.discard}"
+                self.say(f"  or {option.text(wild)}  [{how}]")
+        for note in describe.blocked_calls(obs, session.why):
+            self.say(f"No call: {note}.")
+        if obs.phase == "draw" and DRAW_DISCARD not in obs.legal_actions:
+            error = session.why(DRAW_DISCARD)
+            if error is not None and obs.discard_pile:
+                self.say(f"The discard pile may not be drawn: {error.rule} {error.reason}.")
+        self.say(describe.prompt(obs, names))
+
+    def _end_of_deal(self) -> None:
+        session = self.session
+        self._narrate()
+        obs = session.observation(self.viewer)
+        result = session.last_result
+        if result is None:
+            return
+        index = session.deal_number - 1
+        self.say(f"--- Deal {session.deal_number} is over ---")
+        for line in describe.deal_summary(
+            obs, session.names, session.balances_before(index), result.balances, result.pot
+        ):
+            self.say(line)
+
+    def _summary(self, *, quit: bool = False) -> None:
+        session = self.session
+        names = session.names
+        out = session.out_of_chips()
+        self.say()
+        if quit:
+            self.say(f"You left the match after {session.deal_number} deal(s).")
+        if out and not session.in_deal:
+            self.say("Match over: " + ", ".join(names[seat] for seat in out) + " out of chips.")
+        start = session.match.initial_balances
+        now = session.match.balances
+        chips = ", ".join(
+            f"{name} {now[seat]} ({now[seat] - start[seat]:+d})" for seat, name in enumerate(names)
+        )
+        self.say(f"Chips: {chips}; pot {session.match.pot}.")
+        if session.path is not None:
+            self.say(f"Saved to {session.path}")
+            if not session.finished:
+                self.say("Continue it with: paiute play --resume")
+
+    def _quit(self) -> None:
+        self.session.save()
+        self._summary(quit=True)

@@ -1,0 +1,446 @@
+"""The game loop of ``paiute play``, with no user interface: the match, the bots, the record.
+
+A :class:`Session` owns a :class:`~paiute.match.Match` and one player per bot seat. User
+interfaces ask it for a seat's :class:`~paiute.observation.Observation` and build every screen
+from that alone (R9); they hand it the human's actions, which it checks with
+:meth:`~paiute.deal.Deal.why_illegal` so that a refusal names its rule.
+
+Every match is kept as a ``paiute-record/1`` file (written atomically with
+:func:`paiute.record.save`) when a deal starts, after every human turn, when a deal ends and
+when the player quits. Beside it, ``NAME.play.json`` holds what the record does not: which
+seats are people and which bots, the seed and whether the match has ended. :meth:`Session.resume`
+replays the record to rebuild the match, then play continues. With ``--seed`` every deal ``k``
+is shuffled by its own generator, derived from the seed and ``k``, and bots are seeded per deal
+the same way, so a resumed match deals the same cards as one that was never interrupted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from paiute.actions import Action
+from paiute.cards import Card
+from paiute.chance import Chance, SecureChance, SeededChance
+from paiute.deal import Deal, Event
+from paiute.errors import IllegalActionError, PaiuteError, RecordError
+from paiute.match import DealResult, Match
+from paiute.observation import Observation
+from paiute.players import Player, make_player
+from paiute.record import Record, load, save
+from paiute.rules import RuleSet
+
+__all__ = [
+    "DEFAULT_CHIPS",
+    "DEFAULT_HINT",
+    "META_FORMAT",
+    "PlayConfig",
+    "SeatSpec",
+    "Session",
+    "data_dir",
+    "derive_seed",
+    "latest_unfinished",
+    "meta_path",
+]
+
+META_FORMAT = "paiute-play/1"
+#: The bot that answers the "hint" key: the strongest practical one.
+DEFAULT_HINT = "ismcts:ms=100"
+DEFAULT_CHIPS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """A seat: its name and, for a bot, the player spec (``"greedy"``, ``"ismcts:ms=100"``)."""
+
+    name: str
+    bot: str | None = None
+
+    @property
+    def is_human(self) -> bool:
+        return self.bot is None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayConfig:
+    """Everything that defines a match of ``paiute play``."""
+
+    rules: RuleSet
+    seats: tuple[SeatSpec, ...]
+    seed: int | None = None
+    chips: int = DEFAULT_CHIPS
+    hint: str = DEFAULT_HINT
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(seat.name for seat in self.seats)
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return tuple(index for index, seat in enumerate(self.seats) if seat.is_human)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seats": [{"name": seat.name, "bot": seat.bot} for seat in self.seats],
+            "seed": self.seed,
+            "chips": self.chips,
+            "hint": self.hint,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object], rules: RuleSet) -> PlayConfig:
+        seats_data = data.get("seats")
+        if not isinstance(seats_data, list):
+            raise RecordError("play metadata: seats: expected a list")
+        seats = []
+        for item in seats_data:
+            if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+                raise RecordError(f"play metadata: bad seat {item!r}")
+            bot = item.get("bot")
+            if bot is not None and not isinstance(bot, str):
+                raise RecordError(f"play metadata: bad bot {bot!r}")
+            seats.append(SeatSpec(item["name"], bot))
+        seed = data.get("seed")
+        chips = data.get("chips", DEFAULT_CHIPS)
+        hint = data.get("hint", DEFAULT_HINT)
+        if seed is not None and not isinstance(seed, int):
+            raise RecordError(f"play metadata: bad seed {seed!r}")
+        if not isinstance(chips, int) or not isinstance(hint, str):
+            raise RecordError("play metadata: bad chips or hint")
+        return cls(rules, tuple(seats), seed, chips, hint)
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A seed for one purpose (a deal's shuffle, a bot) derived from the match seed.
+
+    >>> derive_seed(1, "deal", 0) == derive_seed(1, "deal", 0) != derive_seed(1, "deal", 1)
+    True
+    """
+    text = ":".join(["paiute-play", str(seed), *map(str, parts)])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def data_dir() -> Path:
+    """Where matches are kept: ``$PAIUTE_DATA_DIR``, else the user's data directory."""
+    override = os.environ.get("PAIUTE_DATA_DIR")
+    if override:
+        return Path(override)
+    try:
+        import platformdirs
+    except ImportError:  # pragma: no cover - platformdirs is part of the ``tui`` extra
+        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        return Path(base) / "paiute"
+    return Path(platformdirs.user_data_dir("paiute", appauthor=False))
+
+
+def meta_path(record_path: Path) -> Path:
+    """The ``NAME.play.json`` beside the record ``NAME.json``."""
+    return record_path.with_name(record_path.stem + ".play.json")
+
+
+def latest_unfinished(directory: Path) -> Path | None:
+    """The most recently saved record in ``directory`` whose match has not ended."""
+    candidates: list[tuple[float, Path]] = []
+    for meta in directory.glob("*.play.json"):
+        try:
+            data = json.loads(meta.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        record = meta.with_name(meta.name[: -len(".play.json")] + ".json")
+        if isinstance(data, dict) and not data.get("finished") and record.is_file():
+            candidates.append((record.stat().st_mtime, record))
+    return max(candidates)[1] if candidates else None
+
+
+class _ResumeChance:
+    """The chance of a deal rebuilt from a record: the recorded stock rebuilds (R4.6) first,
+    then ``fallback``. Every recorded rebuild also shuffles a copy with ``fallback``, so that a
+    seeded fallback stays in step with the match that was interrupted."""
+
+    __slots__ = ("_fallback", "_orders")
+
+    def __init__(self, orders: Sequence[Sequence[Card]], fallback: Chance) -> None:
+        self._orders = [list(order) for order in orders]
+        self._fallback = fallback
+
+    def shuffle(self, cards: list[Card]) -> None:
+        if not self._orders:
+            self._fallback.shuffle(cards)
+            return
+        order = self._orders.pop(0)
+        self._fallback.shuffle(list(cards))
+        if Counter(order) != Counter(cards):
+            raise RecordError("a recorded stock rebuild is not the cards R4.6 moves")
+        cards[:] = order
+
+    def below(self, n: int) -> int:
+        return self._fallback.below(n)
+
+
+class Session:
+    """A match of ``paiute play`` in progress (see the module documentation)."""
+
+    def __init__(self, config: PlayConfig, *, path: Path | None = None, match: Match | None = None) -> None:
+        if not config.humans:
+            raise PaiuteError("paiute play needs at least one human seat")
+        config.rules.check_players(len(config.seats))
+        self.config = config
+        self.path = path
+        self.finished = False
+        if match is None:
+            chance: Chance = (
+                SecureChance() if config.seed is None else SeededChance(derive_seed(config.seed, "dealer"))
+            )
+            match = Match(
+                config.rules, config.names, balances=[config.chips] * len(config.seats), chance=chance
+            )
+        self.match = match
+        self.players: list[Player | None] = [None] * len(config.seats)
+        self._hint: Player | None = None
+        self._make_bots(max(len(match.deals) - 1, 0))
+
+    # -- creating and resuming ----------------------------------------------------------
+
+    @classmethod
+    def new(cls, config: PlayConfig, directory: Path | None) -> Session:
+        """A new match, saved under ``directory`` (``None``: not saved)."""
+        path = None
+        if directory is not None:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            path = directory / f"match-{stamp}-{secrets.token_hex(3)}.json"
+        session = cls(config, path=path)
+        session.save()
+        return session
+
+    @classmethod
+    def resume(cls, path: Path, default: PlayConfig | None = None) -> Session:
+        """Rebuild a saved match by replaying its record, ready to continue.
+
+        The seats come from ``NAME.play.json``; without it, from ``default`` (the record's
+        names are kept).
+        """
+        record = load(path)
+        record.replay()  # refuse a record that breaks a rule before anything else
+        meta_file = meta_path(path)
+        finished = False
+        if meta_file.is_file():
+            try:
+                data = json.loads(meta_file.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as error:
+                raise RecordError(f"cannot read {str(meta_file)!r}: {error}") from None
+            if not isinstance(data, dict) or data.get("format") != META_FORMAT:
+                raise RecordError(f"{str(meta_file)!r} is not {META_FORMAT} metadata")
+            config = PlayConfig.from_json(data, record.rules)
+            finished = bool(data.get("finished"))
+        elif default is not None:
+            seats = list(default.seats)[: len(record.players)]
+            seats += [SeatSpec("", "greedy")] * (len(record.players) - len(seats))
+            config = PlayConfig(
+                record.rules,
+                tuple(SeatSpec(name, seat.bot) for name, seat in zip(record.players, seats, strict=True)),
+                default.seed,
+                default.chips,
+                default.hint,
+            )
+        else:
+            raise RecordError(f"no play metadata beside {str(path)!r}")
+        if config.names != record.players:
+            raise RecordError("the play metadata does not name the record's players")
+        first_dealer = record.deals[0].dealer if record.deals else None
+        seed = config.seed
+        # The first dealer is the record's (R2.3); the match's own chance shuffles only
+        # without a seed (with one, each deal has its own generator).
+        chance: Chance = SecureChance() if seed is None else SeededChance(derive_seed(seed, "dealer"))
+        match = Match(
+            record.rules,
+            record.players,
+            balances=record.balances,
+            pot=record.pot,
+            chance=chance,
+            dealer=first_dealer,
+        )
+        session = cls(config, path=path, match=match)
+        session.finished = finished
+        for index, deal_record in enumerate(record.deals):
+            fallback = session._deal_chance(index)
+            if seed is not None:
+                # Deal the same way a live deal is dealt, to bring the generator to the point
+                # the interrupted match had reached; a record from another seed is kept as it is.
+                probe = Deal.new(record.rules, len(record.players), deal_record.dealer, fallback)
+                if probe.deck != deal_record.deck:
+                    fallback = SecureChance()
+            chance_k = _ResumeChance(deal_record.rebuilds, fallback)
+            deal = match.start_deal(deal_record.deck, chance=chance_k, commitment=deal_record.commitment)
+            last = index == len(record.deals) - 1
+            if last:
+                session._make_bots(index)
+            for action in deal_record.actions:
+                seat = deal.current_seat
+                player = session.players[seat]
+                if last and seed is not None and player is not None and player.name in ("random", "greedy"):
+                    # Bring a seeded bot's generator to where it was (search bots decide from
+                    # their seed and the observation alone).
+                    player.act(deal.observation(seat))
+                match.apply(action)
+        return session
+
+    def _deal_chance(self, index: int) -> Chance:
+        """The chance that shuffles deal ``index``: derived from the seed, or the match's."""
+        if self.config.seed is None:
+            return self.match.chance
+        return SeededChance(derive_seed(self.config.seed, "deal", index))
+
+    def _make_bots(self, index: int) -> None:
+        seed = self.config.seed
+        for seat, spec in enumerate(self.config.seats):
+            if spec.bot is None:
+                self.players[seat] = None
+            elif seed is None:
+                if self.players[seat] is None:
+                    self.players[seat] = make_player(spec.bot)
+            else:
+                self.players[seat] = make_player(spec.bot, seed=derive_seed(seed, "bot", seat, index))
+
+    # -- the state, as the user interfaces may see it ---------------------------------------
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.match.players
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return self.config.humans
+
+    def is_human(self, seat: int) -> bool:
+        return self.config.seats[seat].is_human
+
+    @property
+    def deal(self) -> Deal | None:
+        """The current (or last) deal: for the engine's checks, never for drawing a screen."""
+        return self.match.deal
+
+    @property
+    def deal_number(self) -> int:
+        """How many deals have started (the current deal's number, from 1)."""
+        return len(self.match.deals)
+
+    @property
+    def in_deal(self) -> bool:
+        deal = self.match.deal
+        return deal is not None and not deal.is_over
+
+    @property
+    def current(self) -> int | None:
+        """The seat to act, or ``None`` between deals."""
+        deal = self.match.deal
+        return None if deal is None or deal.is_over else deal.current_seat
+
+    def observation(self, seat: int | None) -> Observation:
+        """What ``seat`` may see of the current deal (R9); ``None`` for a spectator."""
+        deal = self.match.deal
+        if deal is None:
+            raise PaiuteError("no deal has started")
+        return deal.observation(seat)
+
+    @property
+    def last_result(self) -> DealResult | None:
+        return self.match.results[-1] if self.match.results else None
+
+    def balances_before(self, deal_index: int) -> tuple[int, ...]:
+        """Every balance before deal ``deal_index`` (0-based) collected its stakes."""
+        if deal_index == 0:
+            return self.match.initial_balances
+        return self.match.results[deal_index - 1].balances
+
+    def out_of_chips(self) -> tuple[int, ...]:
+        """Seats that cannot go on: less than the stake (R8.2), or nothing left (R8.4)."""
+        rules = self.match.rules
+        if rules.payout == "pot":
+            return tuple(seat for seat, chips in enumerate(self.match.balances) if chips < rules.stake)
+        return tuple(seat for seat, chips in enumerate(self.match.balances) if chips <= 0)
+
+    @property
+    def match_over(self) -> bool:
+        """The match has ended: between deals, with a seat out of chips."""
+        return not self.in_deal and bool(self.out_of_chips())
+
+    # -- playing --------------------------------------------------------------------------
+
+    def start_deal(self) -> None:
+        if self.match_over:
+            raise PaiuteError("the match is over: a player is out of chips")
+        index = len(self.match.deals)
+        self._make_bots(index)
+        self.match.start_deal(chance=self._deal_chance(index))
+        self.save()
+
+    def why(self, action: Action) -> IllegalActionError | None:
+        """Why the seat to act may not take ``action`` now (the rule and the reason)."""
+        deal = self.match.deal
+        if deal is None:
+            return IllegalActionError("R7.3", "no deal is in progress", str(action))
+        return deal.why_illegal(action)
+
+    def apply(self, action: Action) -> Event:
+        """Apply the current seat's action; an illegal one raises and changes nothing."""
+        error = self.why(action)
+        if error is not None:
+            raise error
+        seat = self.current
+        event = self.match.apply(action)
+        if event.ends_deal:
+            if self.out_of_chips():
+                self.finished = True
+            self.save()
+        elif seat is not None and self.is_human(seat) and not event.action.kind.is_draw:
+            self.save()
+        return event
+
+    def bot_action(self) -> Action:
+        """What the bot to act chooses (it sees only its observation, R9)."""
+        seat = self.current
+        if seat is None:
+            raise PaiuteError("no deal is in progress")
+        player = self.players[seat]
+        if player is None:
+            raise PaiuteError(f"seat {seat} is not a bot")
+        return player.act(self.observation(seat))
+
+    def hint_player(self) -> Player:
+        if self._hint is None:
+            self._hint = make_player(self.config.hint)
+        return self._hint
+
+    def hint(self, seat: int) -> Action:
+        """What the hint bot would do in ``seat``'s place (from its observation only)."""
+        return self.hint_player().act(self.observation(seat))
+
+    # -- saving ---------------------------------------------------------------------------
+
+    def save(self) -> None:
+        """Write the record and the play metadata (atomically); nothing without a path."""
+        if self.path is None:
+            return
+        save(Record.from_match(self.match), self.path)
+        data = {"format": META_FORMAT, **self.config.to_json(), "finished": self.finished}
+        _write_atomic(meta_path(self.path), json.dumps(data, ensure_ascii=False) + "\n")
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,238 @@
+"""``paiute replay FILE --watch``: step through a saved match in the table of ``paiute play``.
+
+The record is replayed through the engine (RECORD.md) and shown one action at a time, as a
+spectator sees it (R9.1: public facts only) or, after ``v``, as one seat sees it: its hand too.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Button
+
+from paiute.chance import RecordedChance
+from paiute.errors import PaiuteError, RecordError
+from paiute.match import Match
+from paiute.record import Record, load
+from paiute.tui import describe
+from paiute.tui.widgets import TableView, TextScreen
+
+__all__ = ["WatchApp", "run_watch"]
+
+_KEYS = """\
+KEYS
+  Right, Space, n   next action          Left, b     previous action
+  ] or PgDn         next deal            [ or PgUp   previous deal
+  Home, End         first, last action   v           whose view: spectator, seat 0, 1...
+  a                 play on by itself    ?           this help      q  quit
+"""
+
+_BUTTONS = (
+    ("<- back", "step_back"),
+    ("-> next", "next"),
+    ("[ deal", "previous_deal"),
+    ("] deal", "next_deal"),
+    ("v view", "view"),
+    ("a auto", "auto"),
+    ("q quit", "quit"),
+)
+
+
+class WatchApp(App[int]):
+    """Steps through ``record``; every state is rebuilt by replaying it (see the module)."""
+
+    TITLE = "Paiute replay"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,space,n", "next", "Next"),
+        Binding("left,b", "step_back", "Back"),
+        Binding("right_square_bracket,pagedown", "next_deal", "Next deal"),
+        Binding("left_square_bracket,pageup", "previous_deal", "Previous deal"),
+        Binding("home", "first", "First", show=False),
+        Binding("end", "last", "Last", show=False),
+        Binding("v", "view", "View"),
+        Binding("a", "auto", "Auto"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, record: Record, *, delay: float = 0.7) -> None:
+        super().__init__()
+        record.replay()  # refuse a record that breaks a rule, with its rule
+        if not record.deals:
+            raise RecordError("the record has no deals to watch")
+        self.record = record
+        self.delay = delay
+        #: Every position: (deal index, actions applied in that deal).
+        self.positions = [
+            (index, count)
+            for index, deal in enumerate(record.deals)
+            for count in range(len(deal.actions) + 1)
+        ]
+        self.position = 0
+        self.seat: int | None = None
+        self.auto = False
+        self._match: Match | None = None
+        self._at: tuple[int, int] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield TableView(_BUTTONS)
+
+    def on_mount(self) -> None:
+        self.show()
+
+    # -- the state at a position ----------------------------------------------------------
+
+    def _new_match(self) -> Match:
+        record = self.record
+        return Match(
+            record.rules,
+            record.players,
+            balances=record.balances,
+            pot=record.pot,
+            chance=RecordedChance(()),
+            dealer=record.deals[0].dealer,
+        )
+
+    def match_at(self, deal_index: int, count: int) -> Match:
+        """The match after ``count`` actions of deal ``deal_index`` (replayed, or stepped on)."""
+        match = self._match
+        at = self._at
+        if match is None or at is None or at[0] != deal_index or at[1] > count:
+            match = self._new_match()
+            for index in range(deal_index + 1):
+                deal_record = self.record.deals[index]
+                match.start_deal(deal_record.deck, chance=RecordedChance(deal_record.rebuilds))
+                actions = deal_record.actions if index < deal_index else deal_record.actions[:count]
+                for action in actions:
+                    match.apply(action)
+        else:
+            actions = self.record.deals[deal_index].actions
+            for action in actions[at[1] : count]:
+                match.apply(action)
+        self._match = match
+        self._at = (deal_index, count)
+        return match
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def show(self) -> None:
+        deal_index, count = self.positions[self.position]
+        match = self.match_at(deal_index, count)
+        deal = match.deal
+        assert deal is not None
+        obs = deal.observation(self.seat)
+        names = match.players
+        table = self.query_one(TableView)
+        total = len(self.record.deals[deal_index].actions)
+        view = "spectator" if self.seat is None else names[self.seat]
+        table.set_title(
+            f"Replay  deal {deal_index + 1}/{len(self.record.deals)}  action {count}/{total}  view: {view}"
+            + ("  [auto]" if self.auto else "")
+        )
+        table.set_seats(describe.seat_lines(obs, names, match.balances, pretty=True))
+        table.set_table(describe.table_lines(obs, names, pretty=True))
+        cards = describe.hand_order(obs) if self.seat is not None else []
+        table.set_hand(
+            "" if self.seat is None else names[self.seat],
+            cards,
+            wild=obs.wild_cards,
+            new=describe.drawn_card(obs),
+        )
+        summary: list[str] = []
+        if obs.phase == "over" and match.results:
+            before = self.record.balances if deal_index == 0 else match.results[deal_index - 1].balances
+            result = match.results[deal_index]
+            summary = describe.deal_summary(obs, names, before, result.balances, result.pot, pretty=True)
+        table.set_calls(summary)
+        if count < total:
+            table.set_message(f"Next: {names[obs.current_seat]} - Right for the next action, ? for the keys.")
+        else:
+            table.set_message(
+                "End of the deal - ] for the next deal." if obs.phase == "over" else "The record ends here."
+            )
+        table.clear_log()
+        table.log_lines(
+            describe.event_text(event, names, obs.wild_cards, pretty=True) for event in obs.history
+        )
+
+    # -- keys -----------------------------------------------------------------------------
+
+    def _go(self, position: int) -> None:
+        self.position = max(0, min(position, len(self.positions) - 1))
+        self.show()
+
+    def action_next(self) -> None:
+        self._go(self.position + 1)
+
+    def action_step_back(self) -> None:
+        self._go(self.position - 1)
+
+    def action_first(self) -> None:
+        self._go(0)
+
+    def action_last(self) -> None:
+        self._go(len(self.positions) - 1)
+
+    def action_next_deal(self) -> None:
+        deal_index = self.positions[self.position][0]
+        if deal_index + 1 < len(self.record.deals):
+            self._go(self.positions.index((deal_index + 1, 0)))
+
+    def action_previous_deal(self) -> None:
+        deal_index, count = self.positions[self.position]
+        target = deal_index - 1 if count == 0 and deal_index > 0 else deal_index
+        self._go(self.positions.index((target, 0)))
+
+    def action_view(self) -> None:
+        players = len(self.record.players)
+        self.seat = 0 if self.seat is None else (None if self.seat + 1 >= players else self.seat + 1)
+        self.show()
+
+    def action_auto(self) -> None:
+        self.auto = not self.auto
+        if self.auto:
+            self.set_timer(self.delay, self._tick)
+        self.show()
+
+    def _tick(self) -> None:
+        if not self.auto:
+            return
+        if self.position + 1 >= len(self.positions):
+            self.auto = False
+            self.show()
+            return
+        self.action_next()
+        self.set_timer(self.delay, self._tick)
+
+    def action_help(self) -> None:
+        keys = {key: "close" for key in ("escape", "question_mark", "q", "enter")}
+        self.push_screen(TextScreen("Replay keys", _KEYS, keys, "Esc: back"))
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        name = (event.button.id or "").removeprefix("button-")
+        if name:
+            await self.run_action(name)
+
+
+def run_watch(file: str) -> int:
+    """``paiute replay FILE --watch``: needs a terminal and a file (not standard input)."""
+    if file == "-":
+        raise PaiuteError("--watch reads the record from a file, not from standard input")
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print(
+            "paiute replay: --watch needs a terminal (standard input and output are not one); "
+            "without --watch the record is checked and summarised as text",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        app = WatchApp(load(Path(file)))
+    except PaiuteError as error:  # a malformed record, or an action that breaks a rule
+        print(f"invalid record: {error}")
+        return 1
+    status = app.run()
+    return 0 if status is None else status

@@ -1,0 +1,282 @@
+"""Textual widgets shared by ``paiute play`` and ``paiute replay --watch``.
+
+:class:`TableView` is the whole table: a title line, one line per seat, the upcard, stock,
+discard pile and pot, the hand as cards, the call preview, a message line and the log. It only
+shows text it is given; the applications build that text from one seat's observation (R9).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from paiute.cards import Card
+
+__all__ = [
+    "CardWidget",
+    "ChoiceScreen",
+    "CoverScreen",
+    "TableView",
+    "TextScreen",
+    "styled",
+]
+
+_WILD = re.compile(r"(?:[2-9TJQKA][♣♦♥♠]|Jk[12])\*")
+_RED = re.compile(r"[2-9TJQKA][♦♥](?!\*)")
+_BLACK = re.compile(r"[2-9TJQKA][♣♠](?!\*)")
+
+
+def styled(text: str) -> Text:
+    """Text with its cards coloured: red suits red, black suits bold, wild cards yellow."""
+    result = Text(text)
+    result.highlight_regex(_RED, "bold red")
+    result.highlight_regex(_BLACK, "bold")
+    result.highlight_regex(_WILD, "bold yellow")
+    return result
+
+
+class CardWidget(Static):
+    """One card of the hand; a click chooses it (a second click on the chosen card plays it)."""
+
+    class Chosen(Message):
+        """The card at ``index`` was clicked."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, index: int) -> None:
+        super().__init__("", id=f"card-{index}", classes="card")
+        self.index = index
+        self.card: Card | None = None
+
+    def show(self, card: Card | None, *, wild: bool, selected: bool, forbidden: bool, new: bool) -> None:
+        self.card = card
+        self.display = card is not None
+        if card is None:
+            return
+        text = Text(card.pretty(), style="bold red" if card.is_red else "bold")
+        if wild:
+            text.append("*", style="bold yellow")
+        self.update(text)
+        self.border_title = str(self.index + 1)
+        self.border_subtitle = "new" if new else ("no" if forbidden else "")
+        self.set_class(wild, "wild")
+        self.set_class(selected, "selected")
+        self.set_class(forbidden, "forbidden")
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(self.Chosen(self.index))
+
+
+class ActionButton(Button):
+    """A one-line button that never takes the focus (the keys stay with the table)."""
+
+    can_focus = False
+
+
+class TableView(Vertical):
+    """The table as one seat sees it (see the module documentation)."""
+
+    DEFAULT_CSS = """
+    TableView { height: 1fr; }
+    TableView #title { height: 1; background: $primary; color: $text; padding: 0 1; }
+    TableView #seats { height: auto; padding: 0 1; }
+    TableView #table { height: auto; padding: 0 1; color: $text-muted; }
+    TableView #hand-row { height: 3; padding: 0 1; }
+    TableView #hand-label { width: 11; height: 3; content-align: left middle; }
+    TableView .card { width: 9; height: 3; border: round $foreground 40%; content-align: center middle; }
+    TableView .card.wild { border: round yellow; }
+    TableView .card.selected { border: heavy $accent; background: $boost; }
+    TableView .card.forbidden { color: $text-disabled; }
+    TableView #calls { height: auto; padding: 0 1; color: $success; }
+    TableView #message { height: auto; padding: 0 1; }
+    TableView #buttons { height: 1; padding: 0 1; }
+    TableView ActionButton { height: 1; min-width: 5; border: none; padding: 0 1; margin: 0 1 0 0; }
+    TableView #log { height: 1fr; min-height: 3; border-top: solid $panel; padding: 0 1; }
+    """
+
+    def __init__(self, buttons: Sequence[tuple[str, str]] = ()) -> None:
+        super().__init__(id="tableview")
+        self._buttons = list(buttons)
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="title", markup=False)
+        yield Static("", id="seats", markup=False)
+        yield Static("", id="table", markup=False)
+        with Horizontal(id="hand-row"):
+            yield Static("", id="hand-label", markup=False)
+            for index in range(6):
+                yield CardWidget(index)
+        yield Static("", id="calls", markup=False)
+        yield Static("", id="message", markup=False)
+        with Horizontal(id="buttons"):
+            for label, name in self._buttons:
+                yield ActionButton(label, id=f"button-{name}", compact=True)
+        yield RichLog(id="log", markup=False, wrap=True, auto_scroll=True)
+
+    # -- setters ----------------------------------------------------------------------------
+
+    def set_title(self, text: str) -> None:
+        self.query_one("#title", Static).update(text)
+
+    def set_seats(self, lines: Iterable[str]) -> None:
+        self.query_one("#seats", Static).update(styled("\n".join(lines)))
+
+    def set_table(self, lines: Iterable[str]) -> None:
+        self.query_one("#table", Static).update(styled("\n".join(lines)))
+
+    def set_hand(
+        self,
+        label: str,
+        cards: Sequence[Card],
+        *,
+        wild: Collection[Card] = (),
+        selected: int | None = None,
+        forbidden: Collection[Card] = (),
+        new: Card | None = None,
+    ) -> None:
+        self.query_one("#hand-label", Static).update(label)
+        for widget in self.query(CardWidget):
+            index = widget.index
+            card = cards[index] if index < len(cards) else None
+            widget.show(
+                card,
+                wild=card in wild,
+                selected=index == selected,
+                forbidden=card in forbidden,
+                new=card is not None and card == new,
+            )
+
+    def set_calls(self, lines: Iterable[str]) -> None:
+        self.query_one("#calls", Static).update(styled("\n".join(lines)))
+
+    def set_message(self, text: str, *, warning: bool = False) -> None:
+        widget = self.query_one("#message", Static)
+        widget.update(styled(text))
+        widget.styles.color = "orange" if warning else None
+
+    def log_lines(self, lines: Iterable[str]) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in lines:
+            log.write(styled(line))
+
+    def clear_log(self) -> None:
+        self.query_one("#log", RichLog).clear()
+
+
+class TextScreen(ModalScreen[str]):
+    """A scrollable page of text (help, history, the end of a deal) closed by a key.
+
+    ``keys`` maps each key that closes it to the result; any other listed key is ignored.
+    """
+
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    TextScreen #box { width: 100%; max-width: 84; height: 100%; max-height: 30; border: round $accent;
+                      background: $surface; }
+    TextScreen #scroll { scrollbar-size-vertical: 1; }
+    TextScreen #text { padding: 0 0 0 1; }
+    TextScreen #keys { height: 1; dock: bottom; background: $primary; color: $text; padding: 0 1; }
+    """
+
+    def __init__(self, title: str, text: str, keys: dict[str, str], footer: str) -> None:
+        super().__init__()
+        self._title = title
+        self._text = text
+        self._keys = keys
+        self._footer = footer
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="box") as box:
+            box.border_title = self._title
+            yield Static(self._footer, id="keys", markup=False)
+            with VerticalScroll(id="scroll"):
+                yield Static(styled(self._text), id="text", markup=False)
+
+    def on_key(self, event: events.Key) -> None:
+        result = self._keys.get(event.key)
+        if result is not None:
+            event.stop()
+            self.dismiss(result)
+
+
+class CoverScreen(Screen[str]):
+    """Hot seat: hides the table until the next person is at the screen."""
+
+    DEFAULT_CSS = """
+    CoverScreen { align: center middle; }
+    CoverScreen #cover { width: 60; height: 5; border: double $accent; content-align: center middle; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "ready", "Ready"),
+        Binding("q", "quit_match", "Quit"),
+    ]
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self._who = name
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            f"Pass the screen to {self._who}.\n{self._who}: press Enter when ready (q quits).",
+            id="cover",
+            markup=False,
+        )
+
+    def on_click(self) -> None:
+        self.dismiss("ready")
+
+    def action_ready(self) -> None:
+        self.dismiss("ready")
+
+    def action_quit_match(self) -> None:
+        self.dismiss("quit")
+
+
+class ChoiceScreen(ModalScreen[int | None]):
+    """Pick one of several lines (the legal calls): Enter or a click picks, Escape cancels."""
+
+    DEFAULT_CSS = """
+    ChoiceScreen { align: center middle; }
+    ChoiceScreen #choices { width: 100%; max-width: 80; height: auto; max-height: 16;
+                            border: round $success; background: $surface; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, lines: Sequence[str]) -> None:
+        super().__init__()
+        self._title = title
+        self._lines = list(lines)
+
+    def compose(self) -> ComposeResult:
+        options = OptionList(*(Option(styled(line)) for line in self._lines), id="choices")
+        options.border_title = self._title
+        options.border_subtitle = "Enter: call  Esc: cancel"
+        yield options
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        options.highlighted = 0
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option_index)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
