@@ -9,8 +9,9 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TextIO, cast
 
 import pytest
 
@@ -165,10 +166,15 @@ class Scripted(io.TextIOBase):
         return "" if line is None else line + "\n"
 
 
-def stacked_session(dealer: int, hands: dict[int, str], *, upcard: str, stock: str) -> Session:
+def stacked_session(
+    dealer: int, hands: dict[int, str | Sequence[Card]], *, upcard: str, stock: str
+) -> Session:
     rules = RuleSet()
     config = PlayConfig(
-        rules, (SeatSpec("You"), SeatSpec("Greedy", "greedy"), SeatSpec("Random", "random")), seed=3, hint="greedy"
+        rules,
+        (SeatSpec("You"), SeatSpec("Greedy", "greedy"), SeatSpec("Random", "random")),
+        seed=3,
+        hint="greedy",
     )
     match = Match(rules, config.names, dealer=dealer)
     session = Session(config, match=match)
@@ -212,7 +218,7 @@ def test_r4_3_plain_refuses_discarding_the_taken_card() -> None:
             return f"x {obs.taken_card}"
         return "1"
 
-    PlainUI(session, Scripted(answer), out).run()
+    PlainUI(session, cast(TextIO, Scripted(answer)), out).run()
     text = out.getvalue()
     assert "Not allowed: R4.3 the card taken from the discard pile may not be discarded this turn." in text
     assert "may not go back (R4.3)" in text
@@ -230,9 +236,7 @@ def test_r5_7_plain_explains_a_paiute_after_the_first_turn() -> None:
 
 
 def test_r6_4_plain_explains_a_call_below_the_highest() -> None:
-    session = stacked_session(
-        0, {0: "Qc Qd Qh Qs 9c", 1: "2d 2h 2s Kc Kd"}, upcard="2c", stock="Kh 3c 9d"
-    )
+    session = stacked_session(0, {0: "Qc Qd Qh Qs 9c", 1: "2d 2h 2s Kc Kd"}, upcard="2c", stock="Kh 3c 9d")
     for text in ("draw stock", "call 2d", "draw stock", "discard 3c"):
         session.apply(Action.parse(text))
     out = io.StringIO()
@@ -271,7 +275,9 @@ def test_resume_continues_the_same_match_reproducibly(
     assert status == 0
     assert "Continue it with: paiute play --resume" in out
     interrupted = load(only_record(tmp_path / "b"))
-    assert sum(len(deal.actions) for deal in interrupted.deals) < sum(len(deal.actions) for deal in straight.deals)
+    assert sum(len(deal.actions) for deal in interrupted.deals) < sum(
+        len(deal.actions) for deal in straight.deals
+    )
     status, out = run_cli(
         capsys, ["play", "--plain", "--resume", "--data-dir", str(tmp_path / "b")], commands[cut:]
     )
@@ -279,7 +285,9 @@ def test_resume_continues_the_same_match_reproducibly(
     assert "Resuming deal" in out
     resumed = load(only_record(tmp_path / "b"))
     assert resumed.dumps() == straight.dumps()
-    meta = json.loads(only_record(tmp_path / "b").with_name(only_record(tmp_path / "b").stem + ".play.json").read_text())
+    meta = json.loads(
+        only_record(tmp_path / "b").with_name(only_record(tmp_path / "b").stem + ".play.json").read_text()
+    )
     assert meta["seed"] == 7
     assert [seat["bot"] for seat in meta["seats"]] == [None, "random", "greedy"]
 
@@ -313,10 +321,46 @@ def test_hotseat_plain_hides_hands_between_people(capsys: pytest.CaptureFixture[
     lines = ["", "s", "1", "", "s", "1", "q"]
     status, out = run_cli(
         capsys,
-        ["play", "--plain", "--seed", "2", "--hotseat", "--name", "Ana", "--name", "Bo", "--bots", "greedy", "--no-save"],
+        [
+            "play",
+            "--plain",
+            "--seed",
+            "2",
+            "--hotseat",
+            "--name",
+            "Ana",
+            "--name",
+            "Bo",
+            "--bots",
+            "greedy",
+            "--no-save",
+        ],
         lines,
     )
     assert status == 0
     assert "--- Pass to Ana" in out or "--- Pass to Bo" in out
     # The spectator narration never tells one person the other's stock draw (R9.2).
     assert "drew from the stock: " not in out
+
+
+def test_play_arguments_make_the_table() -> None:
+    from paiute.cli.main import build_parser
+    from paiute.cli.play_command import build_config
+
+    parser = build_parser()
+    config = build_config(
+        parser.parse_args(["play", "--bots", "greedy,greedy,random", "--stake", "5", "--seed", "4"])
+    )
+    assert config.names == ("You", "Greedy 1", "Greedy 2", "Random")
+    assert [seat.bot for seat in config.seats] == [None, "greedy", "greedy", "random"]
+    assert config.rules.stake == 5
+    assert config.seed == 4
+    config = build_config(parser.parse_args(["play", "--players", "5", "--bots", "ismcts:ms=50,random"]))
+    assert [seat.bot for seat in config.seats] == [None, "ismcts:ms=50", "random", "ismcts:ms=50", "random"]
+    config = build_config(
+        parser.parse_args(["play", "--hotseat", "--name", "Ana", "--name", "Bo", "--preset", "gamerules"])
+    )
+    assert config.names == ("Ana", "Bo", "Greedy")
+    assert config.humans == (0, 1)
+    assert config.rules.open_discard  # R2.7 [gamerules]
+    assert build_config(parser.parse_args(["play"])).names == ("You", "Greedy 1", "Greedy 2")

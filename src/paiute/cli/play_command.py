@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from collections import Counter
 from pathlib import Path
@@ -102,9 +103,15 @@ def register(commands: Any) -> None:
         nargs="?",
         const="",
         metavar="FILE",
-        help="continue the latest unfinished match (or the match saved in FILE)",
+        help="continue the latest unfinished match, or the one saved in FILE (its seats, rules and "
+        "seed are the saved ones)",
     )
-    parser.add_argument("--data-dir", type=Path, metavar="DIR", help="where matches are saved")
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="the data directory; matches are saved in DIR/matches (default: the user's data directory)",
+    )
     parser.add_argument("--no-save", action="store_true", help="do not save the match")
     parser.set_defaults(run=run)
 
@@ -130,8 +137,12 @@ def build_config(args: argparse.Namespace) -> PlayConfig:
     if len(specs) > bot_seats:
         raise PaiuteError(f"--bots names {len(specs)} bots but only {bot_seats} seats are left for bots")
     bots = [specs[index % len(specs)] for index in range(bot_seats)] if bot_seats else []
-    for spec in [*bots, args.hint]:
-        make_player(spec)  # refuse an unknown bot or option now, with the registry's message
+    for spec in dict.fromkeys([*bots, args.hint]):
+        # Refuse an unknown bot or option now, with the registry's message.
+        player = make_player(spec)
+        close = getattr(player, "close", None)
+        if callable(close):
+            close()
     if humans == 1:
         people = [args.name[0] if args.name else "You"]
     else:
@@ -173,6 +184,8 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if not args.plain and importlib.util.find_spec("textual") is None:
+        raise PaiuteError("the full-screen game needs Textual: pip install 'paiute[tui]', or use --plain")
     directory = None if args.no_save else _matches_dir(args)
     if args.resume is not None:
         if args.resume:
@@ -187,17 +200,20 @@ def run(args: argparse.Namespace) -> int:
             session.path = None
     else:
         session = Session.new(config, directory)
+    try:
+        return _play(session, args)
+    finally:
+        session.close()
+
+
+def _play(session: Session, args: argparse.Namespace) -> int:
     if args.plain:
         from paiute.tui.plain import PlainUI
 
         delay = 0.0 if args.delay is None else args.delay
         return PlainUI(session, sys.stdin, sys.stdout, delay=delay, echo=not sys.stdin.isatty()).run()
-    try:
-        from paiute.tui.app import PlayApp
-    except ImportError as error:
-        raise PaiuteError(
-            f"the full-screen game needs Textual ({error}): pip install 'paiute[tui]', or use --plain"
-        ) from None
+    from paiute.tui.app import PlayApp
+
     delay = DEFAULT_DELAY if args.delay is None else args.delay
     app = PlayApp(session, delay=delay)
     status = app.run()

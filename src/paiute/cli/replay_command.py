@@ -49,7 +49,7 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "watch", False):
-        from paiute.tui.watch import run_watch
+        from paiute.tui.launch import run_watch
 
         return run_watch(args.file)
     try:

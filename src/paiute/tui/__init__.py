@@ -1,7 +1,7 @@
 """``paiute play``: Paiute at the terminal, against bots and other people on one screen.
 
-The package is layered so that only :mod:`paiute.tui.app` and :mod:`paiute.tui.watch` need
-Textual:
+The package is layered so that only :mod:`paiute.tui.app`, :mod:`paiute.tui.watch` and
+:mod:`paiute.tui.widgets` need Textual:
 
 * :mod:`paiute.tui.session`: the game loop (a :class:`~paiute.match.Match`, the bots, the
   record file kept after every deal, ``--resume``), with no user interface;
@@ -10,5 +10,6 @@ Textual:
 * :mod:`paiute.tui.help`: the rules as implemented, the combinations table and examples;
 * :mod:`paiute.tui.plain`: the line-based ``--plain`` mode, over any pair of streams;
 * :mod:`paiute.tui.app`: the full-screen Textual application;
-* :mod:`paiute.tui.watch`: ``paiute replay FILE --watch``, a saved match step by step.
+* :mod:`paiute.tui.watch`: ``paiute replay FILE --watch``, a saved match step by step
+  (:mod:`paiute.tui.launch` starts it without importing Textual before it is needed).
 """

@@ -145,7 +145,12 @@ class PlayApp(App[int]):
                 if seat is None or session.is_human(seat):
                     break
                 await asyncio.sleep(self.bot_delay)
-                action = await asyncio.to_thread(session.bot_action)  # it sees only its observation
+                player = session.players[seat]
+                assert player is not None
+                # The bot thinks in a thread on its observation (R9), built here: the deal
+                # itself is only ever touched by this thread.
+                obs = session.observation(seat)
+                action = await asyncio.to_thread(player.act, obs)
                 session.apply(action)
                 self.refresh_view()
         finally:
@@ -258,6 +263,16 @@ class PlayApp(App[int]):
                 calls.append(f"CALL POSSIBLE (c): {options[0].text(wild, pretty=True)}{more}")
             calls += [f"No call: {note}." for note in describe.blocked_calls(obs, session.why, pretty=True)]
         table.set_calls(calls)
+        legal = obs.legal_actions if obs.is_my_turn and self.waiting else ()
+        table.enable(
+            {
+                "stock": DRAW_STOCK in legal,
+                "pile_draw": DRAW_DISCARD in legal,
+                "discard": any(action.kind is ActionKind.DISCARD for action in legal),
+                "call": any(action.kind.is_call for action in legal),
+                "hint": bool(legal),
+            }
+        )
         if self.note:
             table.set_message(self.note, warning=self.warning)
         else:
@@ -426,6 +441,8 @@ class PlayApp(App[int]):
         def chosen(index: int | None) -> None:
             if index is not None:
                 self.act(options[index].action)
+            else:
+                self.advance()
 
         self.push_screen(ChoiceScreen("Call (R6)", lines), chosen)
 
@@ -441,7 +458,7 @@ class PlayApp(App[int]):
     async def _hint(self, seat: int) -> None:
         session = self.session
         obs = session.observation(seat)
-        action = await asyncio.to_thread(session.hint, seat)
+        action = await asyncio.to_thread(session.hint_player().act, obs)
         if session.current != seat or session.observation(seat).history != obs.history:
             return  # the game moved on meanwhile
         if action.kind is ActionKind.DISCARD and action.card is not None:
@@ -464,14 +481,22 @@ class PlayApp(App[int]):
         ]
         lines += ["  " + describe.event_text(event, names, wild, pretty=True) for event in obs.history]
         keys = {key: "close" for key in ("escape", "p", "q", "enter")}
-        self.push_screen(TextScreen("Discard pile and history", "\n".join(lines), keys, "Esc: back"))
+        self.push_screen(
+            TextScreen("Discard pile and history", "\n".join(lines), keys, "Esc: back"), self._resume_play
+        )
 
     def action_help(self) -> None:
         if not self._table_up():
             return
         text = TUI_KEYS + "\n" + rules_text(self.session.match.rules)
         keys = {key: "close" for key in ("escape", "question_mark", "q", "enter")}
-        self.push_screen(TextScreen("Help", text, keys, "Esc: back   arrows/PgUp/PgDn: scroll"))
+        self.push_screen(
+            TextScreen("Help", text, keys, "Esc: back   arrows/PgUp/PgDn: scroll"), self._resume_play
+        )
+
+    def _resume_play(self, _result: str | None) -> None:
+        """Back at the table: carry on (the bots may have finished the deal meanwhile)."""
+        self.advance()
 
     def action_quit_match(self) -> None:
         if not self._table_up():

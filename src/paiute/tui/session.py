@@ -299,6 +299,7 @@ class Session:
         return SeededChance(derive_seed(self.config.seed, "deal", index))
 
     def _make_bots(self, index: int) -> None:
+        """The bots for deal ``index``: made once, or anew each deal with a seed."""
         seed = self.config.seed
         for seat, spec in enumerate(self.config.seats):
             if spec.bot is None:
@@ -307,6 +308,7 @@ class Session:
                 if self.players[seat] is None:
                     self.players[seat] = make_player(spec.bot)
             else:
+                _close(self.players[seat])
                 self.players[seat] = make_player(spec.bot, seed=derive_seed(seed, "bot", seat, index))
 
     # -- the state, as the user interfaces may see it ---------------------------------------
@@ -423,6 +425,11 @@ class Session:
         """What the hint bot would do in ``seat``'s place (from its observation only)."""
         return self.hint_player().act(self.observation(seat))
 
+    def close(self) -> None:
+        """Stop any bot worker processes (the match itself stays saved)."""
+        for player in [*self.players, self._hint]:
+            _close(player)
+
     # -- saving ---------------------------------------------------------------------------
 
     def save(self) -> None:
@@ -432,6 +439,13 @@ class Session:
         save(Record.from_match(self.match), self.path)
         data = {"format": META_FORMAT, **self.config.to_json(), "finished": self.finished}
         _write_atomic(meta_path(self.path), json.dumps(data, ensure_ascii=False) + "\n")
+
+
+def _close(player: Player | None) -> None:
+    """Stop a bot's worker processes, if it has any (``ismcts:workers=N``)."""
+    close = getattr(player, "close", None)
+    if callable(close):
+        close()
 
 
 def _write_atomic(path: Path, text: str) -> None:

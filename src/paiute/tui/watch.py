@@ -6,8 +6,6 @@ spectator sees it (R9.1: public facts only) or, after ``v``, as one seat sees it
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import ClassVar
 
 from textual.app import App, ComposeResult
@@ -15,13 +13,13 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Button
 
 from paiute.chance import RecordedChance
-from paiute.errors import PaiuteError, RecordError
+from paiute.errors import RecordError
 from paiute.match import Match
-from paiute.record import Record, load
+from paiute.record import Record
 from paiute.tui import describe
 from paiute.tui.widgets import TableView, TextScreen
 
-__all__ = ["WatchApp", "run_watch"]
+__all__ = ["WatchApp"]
 
 _KEYS = """\
 KEYS
@@ -216,23 +214,3 @@ class WatchApp(App[int]):
         name = (event.button.id or "").removeprefix("button-")
         if name:
             await self.run_action(name)
-
-
-def run_watch(file: str) -> int:
-    """``paiute replay FILE --watch``: needs a terminal and a file (not standard input)."""
-    if file == "-":
-        raise PaiuteError("--watch reads the record from a file, not from standard input")
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print(
-            "paiute replay: --watch needs a terminal (standard input and output are not one); "
-            "without --watch the record is checked and summarised as text",
-            file=sys.stderr,
-        )
-        return 2
-    try:
-        app = WatchApp(load(Path(file)))
-    except PaiuteError as error:  # a malformed record, or an action that breaks a rule
-        print(f"invalid record: {error}")
-        return 1
-    status = app.run()
-    return 0 if status is None else status

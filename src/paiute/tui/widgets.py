@@ -104,7 +104,7 @@ class TableView(Vertical):
     TableView #calls { height: auto; padding: 0 1; color: $success; }
     TableView #message { height: auto; padding: 0 1; }
     TableView #buttons { height: 1; padding: 0 1; }
-    TableView ActionButton { height: 1; min-width: 5; border: none; padding: 0 1; margin: 0 1 0 0; }
+    TableView ActionButton { height: 1; min-width: 5; border: none; padding: 0 1; margin: 0; }
     TableView #log { height: 1fr; min-height: 3; border-top: solid $panel; padding: 0 1; }
     """
 
@@ -125,7 +125,9 @@ class TableView(Vertical):
         with Horizontal(id="buttons"):
             for label, name in self._buttons:
                 yield ActionButton(label, id=f"button-{name}", compact=True)
-        yield RichLog(id="log", markup=False, wrap=True, auto_scroll=True)
+        log = RichLog(id="log", markup=False, wrap=True, auto_scroll=True)
+        log.can_focus = False  # the keys belong to the table; the log scrolls with the mouse
+        yield log
 
     # -- setters ----------------------------------------------------------------------------
 
@@ -167,6 +169,13 @@ class TableView(Vertical):
         widget = self.query_one("#message", Static)
         widget.update(styled(text))
         widget.styles.color = "orange" if warning else None
+
+    def enable(self, buttons: dict[str, bool]) -> None:
+        """Enable the named buttons that are true, disable the others named: an action the
+        rules do not allow now is not offered."""
+        for name, enabled in buttons.items():
+            for button in self.query(f"#button-{name}").results(ActionButton):
+                button.disabled = not enabled
 
     def log_lines(self, lines: Iterable[str]) -> None:
         log = self.query_one("#log", RichLog)
