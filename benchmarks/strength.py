@@ -201,7 +201,8 @@ def tournament(
 
 
 def _bot(data: dict[str, Any], index: int) -> dict[str, Any]:
-    return data["bots"][index]
+    bot: dict[str, Any] = data["bots"][index]
+    return bot
 
 
 def _chips(bot: dict[str, Any]) -> str:

@@ -124,11 +124,12 @@ def _process_map(
         if finished:
             executor.shutdown(wait=True)
         else:
-            executor.shutdown(wait=False, cancel_futures=True)
             # A running task cannot be cancelled: stop its process (the workers ignore
-            # Ctrl-C). ProcessPoolExecutor has no public way before Python 3.14.
-            processes = getattr(executor, "_processes", None) or {}
-            for process in list(processes.values()):
+            # Ctrl-C). ProcessPoolExecutor has no public way before Python 3.14, and
+            # shutdown() forgets its processes, so take them first.
+            processes = list((getattr(executor, "_processes", None) or {}).values())
+            executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
                 with contextlib.suppress(Exception):
                     process.terminate()
 
