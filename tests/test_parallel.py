@@ -33,7 +33,11 @@ def test_a_stop_ends_the_running_jobs_processes() -> None:
 
 @pytest.mark.parametrize(
     ("options", "message"),
-    [({"workers": 0}, "at least 1"), ({"backend": "mpi"}, "unknown backend"), ({"address": "x"}, "ray backend")],
+    [
+        ({"workers": 0}, "at least 1"),
+        ({"backend": "mpi"}, "unknown backend"),
+        ({"address": "x"}, "ray backend"),
+    ],
 )
 def test_bad_settings_are_refused(options: dict[str, object], message: str) -> None:
     with pytest.raises(ParallelError, match=message):
