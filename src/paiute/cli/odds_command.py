@@ -133,16 +133,14 @@ def run(args: argparse.Namespace) -> int:
     )
     with _progress(work, quiet=args.quiet) as advance:
         for wild in wilds:
-            if args.monte_carlo:
-                first.append(
-                    monte_carlo_first_draw(
-                        wild,
-                        samples=args.samples,
-                        seed=args.seed,
-                        royal_high=args.royal_high,
-                        progress=advance,
-                    )
+
+            def sample(wild: str = wild) -> FirstDrawOdds:
+                return monte_carlo_first_draw(
+                    wild, samples=args.samples, seed=args.seed, royal_high=args.royal_high, progress=advance
                 )
+
+            if args.monte_carlo:
+                first.append(sample())
             else:
                 try:
                     first.append(exact_first_draw(wild, royal_high=args.royal_high))
@@ -150,15 +148,7 @@ def run(args: argparse.Namespace) -> int:
                     notes.append(
                         f"wild {wild}: exact counting is not feasible ({error}); Monte Carlo instead"
                     )
-                    first.append(
-                        monte_carlo_first_draw(
-                            wild,
-                            samples=args.samples,
-                            seed=args.seed,
-                            royal_high=args.royal_high,
-                            progress=advance,
-                        )
-                    )
+                    first.append(sample())
             if args.turns:
                 for count in players:
                     turns.append(
