@@ -19,6 +19,7 @@ from paiute.cli import (
     rules_command,
     simulate_command,
     tournament_command,
+    verify_command,
 )
 from paiute.errors import PaiuteError
 
@@ -35,6 +36,7 @@ examples:
   paiute simulate --deals 2000 --bots greedy    the facts of the game, --plot DIR for charts
   paiute odds --wild all                        chances of holding each combination
   paiute play                                   play against bots in the terminal (--plain)
+  paiute verify match.json                      check a server game's fair-deal proofs
 """
 
 
@@ -54,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
         simulate_command,
         odds_command,
         play_command,
+        verify_command,
     ):
         module.register(commands)
     return parser

@@ -1,0 +1,73 @@
+"""``paiute verify``: check the fair-deal proofs (R10.2) of a ``paiute-record/1`` file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from paiute.errors import RecordError
+from paiute.fairness import verify_record
+from paiute.record import Record, ReplayError, load
+
+_EPILOG = """\
+A server game commits to each shuffled pack before the cut and to each rebuilt stock, and
+reveals the orders and salts when the deal ends (R10.2). This command replays the record (it
+must be valid: see paiute replay) and checks, for every deal, that the deck dealt is the
+committed order cut at the recorded point and that every rebuilt stock matches its
+commitment. Exit status 0 when every deal is verified, 1 otherwise.
+
+--json prints one object:
+  {"ok": true, "deals": [{"deal": 0, "verified": true, "problems": []}]}
+
+examples:
+  paiute verify match.json
+  curl -s http://127.0.0.1:8000/api/tables/ID/record | paiute verify -
+"""
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "verify",
+        help="check the fair-deal proofs of a game record (R10.2)",
+        description="Check that every deal of a paiute-record/1 file followed from its committed "
+        "shuffle, the cut and the committed stock rebuilds.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", metavar="FILE", help="the record file, or - for standard input")
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        record = Record.loads(sys.stdin.buffer.read()) if args.file == "-" else load(args.file)
+        record.replay()
+    except (ReplayError, RecordError) as error:
+        if args.json:
+            print(json.dumps({"ok": False, "error": str(error)}))
+        else:
+            print(f"invalid record: {error}")
+        return 1
+    results = verify_record(record)
+    ok = bool(results) and all(not problems for _, problems in results)
+    if args.json:
+        deals = [{"deal": i, "verified": not problems, "problems": problems} for i, problems in results]
+        print(json.dumps({"ok": ok, "deals": deals}))
+        return 0 if ok else 1
+    if not results:
+        print("the record has no deals to verify")
+    for index, problems in results:
+        deal = record.deals[index]
+        if problems:
+            print(f"deal {index}: NOT verified")
+            for problem in problems:
+                print(f"  {problem}")
+        else:
+            assert deal.commitment is not None
+            count = len(deal.rebuilds)
+            rebuilds = "" if not count else f", {count} rebuilt stock{'s' if count > 1 else ''} verified"
+            print(f"deal {index}: verified (the committed order cut at {deal.commitment['cut']}{rebuilds})")
+    return 0 if ok else 1
