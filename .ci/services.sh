@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# System services the tests use, from Debian's packages: Chromium for the browser tests
+# (never a browser download) and PostgreSQL for the multi-process server tests.
+# Prints the PostgreSQL URL to use on its last line.
+set -euo pipefail
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo -n "$@"; fi; }
+
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v pg_ctlcluster >/dev/null || missing+=(postgresql)
+if [ ${#missing[@]} -gt 0 ]; then
+    as_root apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -q "${missing[@]}" >/dev/null
+fi
+
+version=$(ls /usr/lib/postgresql | sort -n | tail -1)
+if ! pg_lsclusters -h | grep -q "^$version main"; then
+    as_root pg_createcluster "$version" main >/dev/null
+fi
+pg_lsclusters -h | grep -q "^$version main .* online" || as_root pg_ctlcluster "$version" main start
+as_root su postgres -c "psql -qtAc \"SELECT 1 FROM pg_roles WHERE rolname='paiute'\"" | grep -q 1 \
+    || as_root su postgres -c "psql -qc \"CREATE ROLE paiute LOGIN PASSWORD 'paiute' CREATEDB\""
+as_root su postgres -c "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname='paiute_test'\"" | grep -q 1 \
+    || as_root su postgres -c "createdb -O paiute paiute_test"
+echo "postgresql://paiute:paiute@127.0.0.1:5432/paiute_test"
