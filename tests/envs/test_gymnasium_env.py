@@ -1,0 +1,186 @@
+"""The single-seat Gymnasium environment (paiute.envs.gymnasium): Gymnasium's checker, the
+registered id, action masks, opponents by name, whole episodes, illegal actions (raised with
+the rule by default, or a documented penalty)."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import paiute.envs.gymnasium  # noqa: F401 - registers paiute/Paiute-v0
+from paiute.envs import GYMNASIUM_ID
+from paiute.envs.encoding import ObservationEncoder
+from paiute.envs.gymnasium import PaiuteEnv
+from paiute.errors import IllegalActionError, PaiuteError
+from paiute.players import PlayerError
+
+
+def play(
+    env: PaiuteEnv, rng: np.random.Generator, seed: int | None = None
+) -> tuple[float, int, bool, dict[str, object]]:
+    """One episode of random legal actions: total reward, steps, truncated, the last info."""
+    _, info = env.reset(seed=seed)
+    total, steps = 0.0, 0
+    while True:
+        mask = env.action_masks()
+        assert np.array_equal(mask, info["action_mask"].astype(bool))
+        _, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        total += reward
+        steps += 1
+        if terminated or truncated:
+            return total, steps, truncated, info
+
+
+def test_check_env_passes_with_the_illegal_action_penalty() -> None:
+    """check_env steps random actions from the whole action space, which the default refuses
+    (an illegal action raises): it runs with illegal="penalty"."""
+    check_env(gym.make(GYMNASIUM_ID, illegal="penalty", players=3).unwrapped, skip_render_check=True)
+
+
+def test_check_env_render_modes_through_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
+    check_env(gym.make(GYMNASIUM_ID, illegal="penalty", render_mode="ansi").unwrapped)
+    env = gym.make(GYMNASIUM_ID, render_mode="human", opponents="random")
+    env.reset(seed=1)
+    assert "seats relative to you" in capsys.readouterr().out
+
+
+def test_gym_make_builds_the_environment_with_options() -> None:
+    env = gym.make(GYMNASIUM_ID, players=5, preset="gamerules", opponents="random", jokers=True)
+    inner = env.unwrapped
+    assert isinstance(inner, PaiuteEnv)
+    assert inner.rules.jokers
+    observation, _ = env.reset(seed=0)
+    assert observation.shape == (ObservationEncoder(inner.rules, 5).size,)
+    assert env.observation_space.contains(observation)
+
+
+def test_registered_after_importing_gymnasium_then_paiute_envs() -> None:
+    code = (
+        "import gymnasium as gym, paiute.envs; "
+        "env = gym.make('paiute/Paiute-v0', opponents='random'); env.reset(seed=0); print('ok')"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "ok"
+
+
+def test_a_full_episode_against_greedy_pays_the_chips() -> None:
+    env = PaiuteEnv(seat=1, opponents="greedy", players=4)
+    rng = np.random.default_rng(0)
+    for seed in (1, 2):
+        total, steps, truncated, info = play(env, rng, seed)
+        assert steps >= 2
+        assert not truncated
+        chips = info["chips"]
+        assert total == chips[1]  # the reward is our seat's chip change (R8)
+        assert sum(chips) == -env.table.pot  # a new match each seed: what the pot kept (R8.6)
+        assert not info["action_mask"].any()
+
+
+def test_reset_without_seed_continues_the_match() -> None:
+    env = PaiuteEnv(opponents="random", players=3)
+    rng = np.random.default_rng(5)
+    play(env, rng, seed=3)
+    dealer = env.table.deal.dealer
+    env.reset()
+    assert env.table.deal.dealer == (dealer + 1) % 3  # R2.3
+
+
+def test_action_masks_are_the_legal_actions_of_our_seat() -> None:
+    env = PaiuteEnv(seat=2, opponents="random", players=3)
+    observation, _ = env.reset(seed=4)
+    encoder = ObservationEncoder(env.rules, 3)
+    for _ in range(30):
+        deal = env.table.deal
+        if env.table.done:
+            break
+        assert deal.current_seat == 2
+        seen = deal.observation(2)
+        assert np.flatnonzero(env.action_masks()).tolist() == [a.id for a in seen.legal_actions]
+        assert env.action_mask().dtype == np.int8
+        assert np.array_equal(observation, encoder.encode(seen))  # R9: the seat's own view
+        action = int(np.flatnonzero(env.action_masks())[0])
+        observation, _, terminated, truncated, _info = env.step(action)
+        if terminated or truncated:
+            break
+
+
+@pytest.mark.parametrize("opponents", ["random", "greedy", "random:seed=3", ["greedy", "random", "random"]])
+def test_opponents_by_name(opponents: str | list[str]) -> None:
+    env = PaiuteEnv(opponents=opponents, players=4, max_turns=60)
+    play(env, np.random.default_rng(1), seed=8)
+
+
+def test_bad_opponents_and_seats_are_refused() -> None:
+    with pytest.raises(PlayerError, match="unknown player"):
+        PaiuteEnv(opponents="nobody").reset(seed=0)
+    with pytest.raises(PaiuteError, match="opponent specs"):
+        PaiuteEnv(opponents=["greedy"], players=4)
+    with pytest.raises(PaiuteError, match="seat"):
+        PaiuteEnv(seat=4, players=4)
+    with pytest.raises(PaiuteError, match="illegal"):
+        PaiuteEnv(illegal="ignore")
+
+
+def test_illegal_action_raises_naming_the_rule() -> None:
+    env = PaiuteEnv(opponents="random")
+    observation, _ = env.reset(seed=2)
+    with pytest.raises(IllegalActionError, match=r"R6\.1 seat 0 must draw before calling") as caught:
+        env.step(56)  # a call before drawing
+    assert caught.value.rule == "R6.1"
+    # Nothing changed: the same observation, still our turn to draw.
+    assert np.array_equal(env.table.encode(env.seat), observation)
+    env.step(0)
+
+
+def test_illegal_action_penalty_ends_the_episode() -> None:
+    env = PaiuteEnv(opponents="random", illegal="penalty", illegal_reward=-7)
+    env.reset(seed=2)
+    _, reward, terminated, truncated, info = env.step(2)  # discard before drawing
+    assert (reward, terminated, truncated) == (-7.0, True, False)
+    assert info["rule"] == "R4.2"
+    assert "must draw" in info["illegal"]
+    with pytest.raises(PaiuteError, match="reset"):
+        env.step(0)
+
+
+def test_r4_7_hole_truncates_the_episode() -> None:
+    """Only discard-pile draws never end a deal (R4.7 hole): truncated after max_turns."""
+    env = PaiuteEnv(opponents="random", players=2, preset="gamerules", max_turns=6)
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=1)
+    for _ in range(100):
+        mask = info["action_mask"]
+        action = 1 if mask[1] else int(rng.choice(np.flatnonzero(mask)))
+        _, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+    if truncated:
+        assert reward == -1  # settled as a dead deal: the stake stays in the pot (R8.5)
+        assert env.table.turns == 6
+    else:  # the random opponent may have called first
+        assert terminated
+
+
+def test_train_policy_example_runs(tmp_path: Path) -> None:
+    """examples/train_policy.py trains a few deals and plots its curve (torch is optional:
+    the ``train`` extra; skipped where it is not installed)."""
+    pytest.importorskip("torch")
+    pytest.importorskip("matplotlib")
+    path = Path(__file__).resolve().parents[2] / "examples" / "train_policy.py"
+    spec = importlib.util.spec_from_file_location("train_policy_example", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    plot = tmp_path / "curve.png"
+    arguments = ["--episodes", "8", "--batch", "4", "--players", "2", "--baseline-episodes", "4"]
+    assert module.main([*arguments, "--plot", str(plot), "--save", str(tmp_path / "policy.pt")]) == 0
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    assert (tmp_path / "policy.pt").stat().st_size > 0
