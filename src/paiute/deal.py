@@ -803,6 +803,42 @@ class Deal:
         """What ``seat`` may see now (R9); ``None`` for a spectator."""
         return observe(self, seat)
 
+    # -- explicit chance nodes ------------------------------------------------------------
+
+    def stock_cards(self) -> tuple[Card, ...]:
+        """The stock, bottom card first: the last card is drawn next.
+
+        Hidden from every seat while the deal lasts (R9.3); for the engine's own use and for
+        frameworks that model each stock draw as a chance node (see :meth:`put_on_stock_top`).
+        """
+        return tuple(self._stock)
+
+    def put_on_stock_top(self, card: Card) -> None:
+        """Swap ``card`` with the stock's top card, so that the next ``draw stock`` draws it.
+
+        For frameworks with explicit chance nodes (OpenSpiel) that choose each stock card as
+        it is drawn rather than fixing the whole order at the shuffle: since nobody may see
+        the stock's order (R9.3), no seat's view changes. The upcard lying face up under the
+        stock (R2.6) is drawn last and cannot be moved while cards lie on it. The deck (or,
+        after a rebuild, the rebuilt stock's recorded order, R4.6) is swapped the same way,
+        so the deal still replays from its deck and rebuild orders (RECORD.md).
+        """
+        stock = self._stock
+        if card not in stock:
+            raise PaiuteError(f"{card} is not in the stock")
+        index = stock.index(card)
+        top = len(stock) - 1
+        if index == top:
+            return
+        if index == 0 and self._upcard_in_stock:
+            raise PaiuteError(f"R2.6 the upcard {card} lies face up under the stock and is drawn last")
+        other = stock[top]
+        stock[index], stock[top] = other, card
+        if self._rebuild_orders:
+            self._rebuild_orders[-1] = _swapped(self._rebuild_orders[-1], card, other)
+        else:
+            self.deck = _swapped(self.deck, card, other)
+
     def __str__(self) -> str:
         lines = [
             f"deal: {self.players} players, dealer {self.dealer}, upcard "
@@ -823,3 +859,12 @@ class Deal:
             else:
                 lines.append(f"  winners: {', '.join(map(str, self._outcome.winners))}")
         return "\n".join(lines)
+
+
+def _swapped(order: tuple[Card, ...], first: Card, second: Card) -> tuple[Card, ...]:
+    """``order`` with ``first`` and ``second`` exchanged; unchanged if either is missing (a
+    determinized deal, :meth:`Deal.from_observation`, has no deck or rebuild orders)."""
+    if first not in order or second not in order:
+        return order
+    swap = {first: second, second: first}
+    return tuple(swap.get(card, card) for card in order)
