@@ -1,0 +1,274 @@
+// The client side of the web contract: JSON over HTTP and the table's WebSocket.
+//
+// The WebSocket client reconnects by itself, asking for the events it missed (`since`), and
+// keeps every message that carries an id until the server acknowledges it; after a reconnect
+// (or a long silence) it sends the message again with the SAME id, so the server applies it
+// at most once (a repeated id is answered with the first ack).
+
+import { t } from "./strings.js";
+
+/** Where a table's seat token is kept in this browser. */
+export const seatKey = (tableId) => `paiute.seat.${tableId}`;
+
+export function getSeatToken(tableId) {
+  try {
+    return localStorage.getItem(seatKey(tableId));
+  } catch {
+    return null;
+  }
+}
+
+export function setSeatToken(tableId, token) {
+  try {
+    if (token) localStorage.setItem(seatKey(tableId), token);
+    else localStorage.removeItem(seatKey(tableId));
+  } catch {
+    // Private browsing may forbid storage: the seat link still works in this tab.
+  }
+}
+
+/** Small JSON values kept per table in localStorage (invite links, commitments seen, cuts). */
+export function remember(key, value) {
+  try {
+    localStorage.setItem(`paiute.${key}`, JSON.stringify(value));
+  } catch {
+    // Not fatal: only the extra checks that use it are skipped.
+  }
+}
+
+export function forget(key) {
+  try {
+    localStorage.removeItem(`paiute.${key}`);
+  } catch {
+    // Nothing to do.
+  }
+}
+
+export function recall(key) {
+  try {
+    const text = localStorage.getItem(`paiute.${key}`);
+    return text === null ? null : JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** A fresh client id for an action (1..64 characters). Works outside secure contexts too. */
+export function newId() {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** An error answer of the server: code, message, rule (or null). */
+export class ApiError extends Error {
+  constructor(code, message, rule = null, status = 0) {
+    super(message);
+    this.code = code;
+    this.rule = rule;
+    this.status = status;
+  }
+}
+
+/** The text to show for an error object {code, message, rule} (the rule ID when there is one). */
+export function errorText(error) {
+  if (!error) return t("error.unknown");
+  const own = {
+    not_your_turn: "error.not_your_turn",
+    rate_limited: "error.rate_limited",
+    network: "error.network",
+  }[error.code];
+  const message = error.message || (own ? t(own) : t("error.unknown"));
+  return error.rule ? t("error.with_rule", { message, rule: error.rule }) : t("error.plain", { message });
+}
+
+/** fetch JSON from the API with the seat token; throws ApiError with the server's error body. */
+export async function api(path, { method = "GET", body = undefined, token = null } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+  } catch {
+    throw new ApiError("network", t("error.network"));
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = data?.error ?? {};
+    const detail = Array.isArray(data?.detail) ? data.detail.map((d) => d.msg).join("; ") : null;
+    throw new ApiError(
+      error.code ?? "bad_request",
+      error.message ?? detail ?? response.statusText,
+      error.rule ?? null,
+      response.status,
+    );
+  }
+  return data;
+}
+
+const RESEND_AFTER_MS = 6000;
+const PING_EVERY_MS = 20000;
+
+/**
+ * A table's live connection. Callbacks: onWelcome(msg), onUpdate(msg), onError(error, id),
+ * onStatus("connecting"|"online"|"offline", pendingCount).
+ */
+export class TableSocket {
+  constructor(tableId, token, callbacks) {
+    this.tableId = tableId;
+    this.token = token;
+    this.callbacks = callbacks;
+    this.version = null; // the last version seen: sent as `since` when reconnecting
+    this.pending = new Map(); // id -> {message, resolve, reject, sentAt}
+    this.ws = null;
+    this.attempt = 0;
+    this.closed = false;
+    this.timer = setInterval(() => this.tick(), 1000);
+    this.lastPing = Date.now();
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
+  }
+
+  connect() {
+    if (this.closed) return;
+    this.status("connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      ws.send(JSON.stringify({ type: "hello", token: this.token, since: this.version }));
+    });
+    ws.addEventListener("message", (event) => this.receive(event.data));
+    ws.addEventListener("close", () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.welcomed = false;
+      this.status("offline");
+      this.scheduleReconnect();
+    });
+    ws.addEventListener("error", () => {
+      // A close event follows; reconnecting happens there.
+    });
+  }
+
+  scheduleReconnect() {
+    if (this.closed) return;
+    const delay = Math.min(10000, 300 * 2 ** this.attempt) + Math.random() * 300;
+    this.attempt += 1;
+    setTimeout(() => this.connect(), delay);
+  }
+
+  status(name) {
+    this.callbacks.onStatus?.(name, this.pending.size);
+  }
+
+  receive(text) {
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return;
+    }
+    switch (msg.type) {
+      case "welcome":
+        this.attempt = 0;
+        this.welcomed = true;
+        this.version = msg.version;
+        this.status("online");
+        this.callbacks.onWelcome?.(msg);
+        // Everything not acknowledged goes again, with its own id: applied at most once.
+        for (const entry of this.pending.values()) this.transmit(entry);
+        break;
+      case "update":
+        if (this.version !== null && msg.version <= this.version) return; // already seen
+        this.version = msg.version;
+        this.callbacks.onUpdate?.(msg);
+        break;
+      case "ack": {
+        const entry = this.pending.get(msg.id);
+        if (entry) {
+          this.pending.delete(msg.id);
+          entry.resolve(msg);
+          this.status("online");
+        }
+        break;
+      }
+      case "error": {
+        const entry = msg.id ? this.pending.get(msg.id) : null;
+        if (entry) {
+          this.pending.delete(msg.id);
+          entry.reject(new ApiError(msg.error.code, msg.error.message, msg.error.rule));
+          this.status("online");
+        }
+        if (msg.error?.code === "bad_token") this.token = null;
+        // No such table: reconnecting cannot help.
+        if (msg.error?.code === "not_found" && !msg.id) this.closed = true;
+        this.callbacks.onError?.(msg.error, msg.id ?? null);
+        break;
+      }
+      default:
+        break; // pong and anything newer
+    }
+  }
+
+  transmit(entry) {
+    entry.sentAt = Date.now();
+    if (this.ws && this.ws.readyState === WebSocket.OPEN && this.welcomed) {
+      this.ws.send(JSON.stringify(entry.message));
+    }
+  }
+
+  /** Send a message that needs an id (action, cut, chat, start); resolves with the ack. */
+  send(message) {
+    const full = { id: newId(), ...message };
+    return new Promise((resolve, reject) => {
+      const entry = { message: full, resolve, reject, sentAt: 0 };
+      this.pending.set(full.id, entry);
+      this.transmit(entry);
+      this.status(this.ws && this.welcomed ? "online" : "offline");
+    });
+  }
+
+  tick() {
+    const now = Date.now();
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN || !this.welcomed) return;
+    for (const entry of this.pending.values()) {
+      if (now - entry.sentAt > RESEND_AFTER_MS) this.transmit(entry);
+    }
+    if (now - this.lastPing > PING_EVERY_MS) {
+      this.lastPing = now;
+      this.ws.send(JSON.stringify({ type: "ping" }));
+    }
+  }
+
+  /** Reconnect at once with another token (after taking a seat). */
+  reconnect(token) {
+    this.token = token;
+    this.version = null;
+    const ws = this.ws;
+    this.ws = null;
+    this.welcomed = false;
+    if (ws) ws.close();
+    this.attempt = 0;
+    this.connect();
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.timer);
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,769 @@
+// The table page: draws the View the server sends (web contract) and turns clicks and taps
+// into actions. The page never decides what is legal: buttons follow the observation's
+// legal_actions, and a refusal from the server is shown with its rule ID.
+
+import { TableSocket, api, errorText, forget, getSeatToken, recall, remember, setSeatToken } from "./api.js";
+import { cardBack, cardElement, cardRow, cardShort, sortCards, valueText } from "./cards.js";
+import { applyStrings, t } from "./strings.js";
+import { renderSummary } from "./summary.js";
+import { drawnCard, eventLines, lastActions, parseAction, seatName } from "./words.js";
+
+const $ = (id) => document.getElementById(id);
+const app = $("app");
+const tableId = app.dataset.tableId;
+const LOG_LIMIT = 200;
+const LOG_BACKFILL = 40;
+const KEPT_DEALS = 20; // deals whose commitments this browser remembers, per table
+
+const state = {
+  view: null,
+  token: null,
+  invite: null,
+  busy: false, // an action is on its way: controls wait for its ack (no double sends)
+  log: [], // events, oldest first
+  lastLogVersion: 0,
+  summaryShown: null, // the deal whose summary the page opened by itself
+  summaryHidden: false,
+  summaryPinned: false, // opened by hand: stays open even when it is this seat's move
+  clockTimer: null,
+  messageTimer: null,
+  cutPosition: null,
+  cutFor: null, // the commitment the proposed cut position is for
+};
+
+// ---------------------------------------------------------------- small helpers
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function show(id, visible) {
+  $(id).hidden = !visible;
+}
+
+/** Deal numbers as shown (the API counts deals from 1, like people do). */
+function dealLabel(n) {
+  return n === null || n === undefined ? "" : n;
+}
+
+function seatCount(view) {
+  return view.table?.seats ?? view.names?.length ?? 0;
+}
+
+function packSize(view) {
+  const rules = view.table?.rules ?? view.observation?.rules ?? {};
+  return rules.jokers ? 54 : 52;
+}
+
+function showMessage(text) {
+  const box = $("message");
+  box.textContent = text;
+  box.hidden = !text;
+  clearTimeout(state.messageTimer);
+  if (text) state.messageTimer = setTimeout(() => (box.hidden = true), 12000);
+}
+
+function secureRandomBelow(n) {
+  const words = new Uint32Array(1);
+  const limit = Math.floor(0x100000000 / n) * n; // reject the biased tail
+  do crypto.getRandomValues(words);
+  while (words[0] >= limit);
+  return words[0] % n;
+}
+
+// ---------------------------------------------------------------- sending
+
+const socket = { current: null };
+
+/** Send a message with an id; `lock` keeps the game's controls disabled until its answer. */
+async function send(message, { lock = true } = {}) {
+  if (!socket.current) return;
+  if (lock) {
+    state.busy = true;
+    render();
+  }
+  showMessage("");
+  try {
+    await socket.current.send(message);
+  } catch (error) {
+    showMessage(errorText(error));
+  } finally {
+    if (lock) {
+      state.busy = false;
+      render();
+    }
+  }
+}
+
+function act(action) {
+  // expected_version stays null: a chat line or a join between render and tap must not make
+  // the action stale; the server checks legality and the id makes a resend harmless.
+  return send({ type: "action", action, expected_version: null });
+}
+
+// ---------------------------------------------------------------- rendering
+
+function render() {
+  const view = state.view;
+  if (!view) return;
+  const obs = view.observation;
+  // Plain facts on the root element, for styling and for the browser tests.
+  app.dataset.version = String(view.version);
+  app.dataset.status = view.status;
+  app.dataset.deal = String(view.deal_number ?? "");
+  app.dataset.you = view.you === null || view.you === undefined ? "" : String(view.you);
+  app.dataset.busy = String(state.busy);
+  app.dataset.phase = obs?.phase ?? "";
+  app.dataset.turn = obs && view.status === "playing" ? String(obs.current_seat) : "";
+  renderHeader(view);
+  renderSeats(view, obs);
+  renderFelt(view, obs);
+  renderPrompt(view, obs);
+  renderHand(view, obs);
+  renderCut(view);
+  renderWaiting(view);
+  renderSide(view, obs);
+  renderLog(view);
+  maybeSummary(view);
+}
+
+function renderHeader(view) {
+  const name = view.table?.name ?? tableId;
+  $("table-name").textContent = name;
+  document.title = t("table.title", { table: name });
+  const deal = dealLabel(view.deal_number);
+  $("table-status").textContent = t(`table.status.${view.status}`, { deal });
+  const summary = $("open-summary");
+  summary.hidden = !view.last_deal;
+  if (view.last_deal) summary.textContent = t("summary.heading", { deal: dealLabel(view.last_deal.deal) });
+}
+
+function renderSeats(view, obs) {
+  const list = $("seats");
+  list.replaceChildren();
+  const n = seatCount(view);
+  const players = view.table?.players ?? [];
+  const last = obs ? lastActions(obs) : new Map();
+  const calls = new Map((obs?.calls ?? []).map((c) => [c.seat, c]));
+  const wild = obs?.wild_cards ?? [];
+  const playing = obs && obs.phase !== "over" && view.status === "playing";
+  for (let seat = 0; seat < n; seat += 1) {
+    const player = players.find((p) => p.seat === seat) ?? {};
+    const li = el("li", "seat");
+    li.dataset.seat = String(seat);
+    if (seat === view.you) li.classList.add("me");
+    if (playing && obs.current_seat === seat) li.classList.add("turn");
+    const head = el("div", "seat-head");
+    const seatTaken = player.taken || player.bot || view.names?.[seat];
+    head.append(el("span", "seat-name", seatTaken ? seatName(view, seat) : t("table.seat.empty")));
+    const tags = el("span", "tags");
+    if (seat === view.you) tags.append(el("span", "tag you", t("table.seat.you")));
+    if (obs && obs.dealer === seat) tags.append(el("span", "tag dealer", t("table.seat.dealer")));
+    if (playing && obs.current_seat === seat) tags.append(el("span", "tag turn", t("table.seat.turn")));
+    if (player.bot) tags.append(el("span", "tag bot", t("table.seat.bot", { spec: player.bot })));
+    if (player.taken && !player.bot && player.connected === false) {
+      tags.append(el("span", "tag offline", t("table.seat.offline")));
+    }
+    head.append(tags);
+    li.append(head);
+    const facts = el("div", "seat-facts");
+    const chips = view.balances?.[seat];
+    if (chips !== undefined) facts.append(el("span", "chips", t("table.seat.chips", { chips })));
+    if (obs) {
+      const held = obs.hand_sizes?.[seat] ?? 0;
+      const backs = el("span", "backs");
+      for (let i = 0; i < Math.min(held, 6); i += 1) backs.append(cardBack());
+      const count = el("span", "count", t("table.seat.cards", { count: held }));
+      facts.append(backs, count);
+    }
+    li.append(facts);
+    if (obs) {
+      const call = calls.get(seat);
+      if (call) {
+        const line = el("div", "seat-call");
+        line.append(el("span", "", t("table.seat.called", { value: valueText(call.value) })));
+        line.append(cardRow(call.cards, wild));
+        li.append(line);
+      } else if (last.has(seat)) {
+        li.append(el("div", "seat-last", last.get(seat)));
+      }
+      const known = obs.known_cards?.[seat] ?? [];
+      if (known.length && seat !== view.you && !call) {
+        const line = el("div", "seat-known");
+        line.append(el("span", "", t("table.seat.holds")));
+        line.append(cardRow(known, wild));
+        li.append(line);
+      }
+    }
+    list.append(li);
+  }
+}
+
+function renderFelt(view, obs) {
+  const visible = Boolean(obs) && (view.status === "playing" || view.status === "deal_over");
+  show("felt", visible);
+  show("last-round", false);
+  if (!visible) return;
+  const wild = obs.wild_cards ?? [];
+  const legal = obs.legal_actions ?? [];
+  const canAct = !state.busy;
+
+  const upcard = $("upcard");
+  upcard.replaceChildren();
+  if (obs.upcard) upcard.append(cardElement(obs.upcard, { wild: wild.includes(obs.upcard) }));
+  const wildNote = $("wild");
+  wildNote.replaceChildren();
+  if (!obs.upcard) {
+    wildNote.append(el("span", "", t("table.upcard.none")));
+  } else {
+    const ranks = t(`ranks.${obs.upcard[0]}`);
+    const key = obs.rules?.wild_colour === "opposite" ? "table.wild.opposite" : "table.wild.rank";
+    wildNote.append(el("span", "", t(key, { ranks })));
+  }
+  wildNote.append(cardRow(wild, wild));
+
+  $("stock-size").textContent = t("table.stock.size", { count: obs.stock_size });
+  const notes = [];
+  if (obs.stock_bottom) notes.push(t("table.stock.upcard_bottom"));
+  if (obs.rebuilds) notes.push(t("table.stock.rebuilt", { count: obs.rebuilds }));
+  $("stock-note").textContent = notes.join(" · ");
+  const stockButton = $("draw-stock");
+  stockButton.disabled = !(canAct && legal.includes("draw stock"));
+  stockButton.setAttribute("aria-label", t("table.draw_stock.label", { count: obs.stock_size }));
+
+  const pile = obs.discard_pile ?? [];
+  const top = pile.length ? pile[pile.length - 1] : null;
+  const discardButton = $("draw-discard");
+  discardButton.replaceChildren();
+  if (top) discardButton.append(cardElement(top, { wild: wild.includes(top) }));
+  else discardButton.append(el("span", "empty-pile", t("table.discard.empty")));
+  discardButton.disabled = !(canAct && legal.includes("draw discard"));
+  discardButton.setAttribute(
+    "aria-label",
+    top ? t("table.draw_discard", { card: cardShort(top) }) : t("table.draw_discard.empty"),
+  );
+  $("discard-history-label").textContent = t("table.discard.history", { count: pile.length });
+  const history = $("discard-history-cards");
+  history.replaceChildren(cardRow(pile, wild));
+  $("pot").textContent = t("table.pot.value", { pot: view.pot ?? obs.pot });
+
+  if (obs.highest_call && obs.phase !== "over") {
+    const box = $("last-round");
+    box.textContent = t("table.last_round", { value: valueText(obs.highest_call) });
+    box.hidden = false;
+  }
+}
+
+function renderPrompt(view, obs) {
+  const prompt = $("prompt");
+  let text = "";
+  if (view.status === "playing" && obs) {
+    const mine = view.you !== null && obs.current_seat === view.you && obs.phase !== "over";
+    const legal = obs.legal_actions ?? [];
+    if (obs.phase === "over") text = t("table.turn.over");
+    else if (!mine) text = t("table.turn.other", { name: seatName(view, obs.current_seat) });
+    else if (obs.phase === "draw") {
+      text = legal.includes("draw discard") ? t("table.turn.you.draw") : t("table.turn.you.draw_stock");
+    } else {
+      const canCall = legal.some((a) => a.startsWith("call"));
+      text = canCall ? t("table.turn.you.discard") : t("table.turn.you.discard_nocall");
+    }
+  } else if (view.status === "deal_over") {
+    text = t("table.turn.over");
+  } else if (view.you !== null && view.you !== undefined) {
+    text = t("table.you_are", { name: seatName(view, view.you), seat: view.you + 1 });
+  }
+  prompt.textContent = text;
+  const myTurn = Boolean(obs) && view.status === "playing" && obs.current_seat === view.you;
+  prompt.classList.toggle("my-turn", myTurn);
+  renderClock(view);
+}
+
+function renderClock(view) {
+  clearInterval(state.clockTimer);
+  const clock = $("clock");
+  if (!view.clock || view.status === "deal_over" || view.status === "closed") {
+    clock.hidden = true;
+    return;
+  }
+  const tick = () => {
+    const left = Math.max(0, Math.round(view.clock.deadline - Date.now() / 1000));
+    clock.textContent = t("table.clock", { seconds: left });
+    clock.classList.toggle("urgent", left <= 10);
+  };
+  clock.hidden = false;
+  tick();
+  state.clockTimer = setInterval(tick, 1000);
+}
+
+function renderHand(view, obs) {
+  const seated = view.you !== null && view.you !== undefined;
+  const inDeal = Boolean(obs) && (view.status === "playing" || view.status === "deal_over");
+  show("spectator-note", !seated);
+  show("hand-box", seated && inDeal);
+  const hand = $("hand");
+  const focused = document.activeElement?.dataset?.card;
+  hand.replaceChildren();
+  if (!seated || !inDeal) return;
+  const wild = obs.wild_cards ?? [];
+  const legal = obs.legal_actions ?? [];
+  const drawn = drawnCard(obs);
+  const taken = obs.taken_card;
+  const myTurn = view.status === "playing" && obs.current_seat === view.you && obs.phase !== "over";
+  hand.classList.toggle("active", myTurn && obs.phase === "discard");
+  const cards = sortCards(obs.hand.filter((c) => c !== drawn));
+  if (drawn && obs.hand.includes(drawn)) cards.push(drawn);
+  if (!cards.length) hand.append(el("p", "muted", t("table.hand.none")));
+  for (const card of cards) {
+    const action = `discard ${card}`;
+    const button = cardElement(card, {
+      button: true,
+      wild: wild.includes(card),
+      drawn: card === drawn && card !== taken,
+      taken: myTurn && card === taken,
+      disabled: state.busy || !legal.includes(action),
+    });
+    button.dataset.action = action;
+    button.addEventListener("click", () => act(action));
+    hand.append(button);
+    if (card === focused) button.focus();
+  }
+  const takenNote = $("taken-note");
+  takenNote.hidden = !(myTurn && taken && obs.phase === "discard");
+  if (!takenNote.hidden) takenNote.textContent = t("table.taken_rule", { card: cardShort(taken) });
+
+  // The draw buttons, disabled when this seat may not draw; out of the way while it discards.
+  const discarding = myTurn && obs.phase === "discard";
+  show("action-bar", view.status === "playing" && obs.phase !== "over" && !discarding);
+  const drawStock = $("btn-draw-stock");
+  drawStock.disabled = state.busy || !legal.includes("draw stock");
+  const drawDiscard = $("btn-draw-discard");
+  const pile = obs.discard_pile ?? [];
+  const top = pile.length ? pile[pile.length - 1] : null;
+  drawDiscard.textContent = top
+    ? t("table.draw_discard", { card: cardShort(top) })
+    : t("table.draw_discard.empty");
+  drawDiscard.disabled = state.busy || !legal.includes("draw discard");
+  renderCalls(view, obs, legal, wild);
+}
+
+function callPreview(shown, discard, wild) {
+  const box = el("div", "call-preview");
+  box.append(el("span", "muted", t("table.call.shows")), cardRow(shown, wild));
+  box.append(
+    el(
+      "span",
+      "muted",
+      discard ? t("table.call.puts_down", { card: cardShort(discard) }) : t("table.call.six"),
+    ),
+  );
+  return box;
+}
+
+function renderCalls(view, obs, legal, wild) {
+  const callActions = legal.filter((a) => a.startsWith("call"));
+  const box = $("call-box");
+  box.hidden = !callActions.length;
+  const bestBox = $("best-call");
+  bestBox.replaceChildren();
+  const othersList = $("other-calls-list");
+  othersList.replaceChildren();
+  if (!callActions.length) return;
+  const best = view.best_call;
+  if (best) {
+    const value = valueText(best.value) || best.text;
+    bestBox.append(el("p", "best-value", t("table.call.best", { value })));
+    const row = el("div", "call-row");
+    const button = el("button", "button call", t("table.call.button", { value }));
+    button.type = "button";
+    button.id = "call-best";
+    button.dataset.action = best.action;
+    button.disabled = state.busy;
+    button.addEventListener("click", () => act(best.action));
+    row.append(callPreview(best.shown, best.discard, wild), button);
+    bestBox.append(row);
+  }
+  // The other legal calls: value texts when the server lists them, else the cards they show.
+  const described = new Map((view.call_options ?? []).map((option) => [option.action, option]));
+  const others = callActions.filter((a) => a !== best?.action);
+  $("other-calls").hidden = !others.length;
+  for (const action of others) {
+    const { card } = parseAction(action);
+    const shown = obs.hand.filter((c) => c !== card);
+    const option = described.get(action);
+    const value = option ? valueText(option.value) || option.text : null;
+    let label;
+    if (!card) label = value ? t("table.call.button", { value }) : t("table.call.other.six");
+    else if (value) label = t("table.call.other.button_value", { value, card: cardShort(card) });
+    else label = t("table.call.other.button", { card: cardShort(card) });
+    const item = el("div", "other-call");
+    item.append(callPreview(shown, card, wild));
+    const button = el("button", "button", label);
+    button.type = "button";
+    button.dataset.action = action;
+    button.disabled = state.busy;
+    button.addEventListener("click", () => act(action));
+    item.append(button);
+    othersList.append(item);
+  }
+}
+
+// ---------------------------------------------------------------- the cut (R2.4, R10.2)
+
+function renderCut(view) {
+  const cutting = view.status === "cut";
+  show("cut-box", cutting);
+  if (!cutting) return;
+  const hash = view.commitment?.sha256 ?? "";
+  $("cut-hash").textContent = hash;
+  rememberCommitment(view, true);
+  const mine = view.you !== null && view.you !== undefined && view.cutter === view.you;
+  show("cut-controls", mine);
+  show("cut-waiting", !mine);
+  if (!mine) {
+    $("cut-waiting").textContent = t("table.cut.waiting", { name: seatName(view, view.cutter) });
+    return;
+  }
+  const size = packSize(view);
+  const range = $("cut-range");
+  const number = $("cut-number");
+  range.max = String(size - 1);
+  number.max = String(size - 1);
+  if (state.cutFor !== hash || state.cutPosition === null || state.cutPosition >= size) {
+    // A fresh pack to cut: this browser proposes its own random position (R2.4, R10.2).
+    state.cutFor = hash;
+    state.cutPosition = secureRandomBelow(size);
+  }
+  range.value = String(state.cutPosition);
+  number.value = String(state.cutPosition);
+  $("cut-label").textContent = t("table.cut.position.value", { position: state.cutPosition, size });
+  $("cut-button").disabled = state.busy;
+}
+
+function setCut(value) {
+  const size = packSize(state.view);
+  const position = Math.max(0, Math.min(size - 1, Math.round(Number(value) || 0)));
+  state.cutPosition = position;
+  $("cut-range").value = String(position);
+  $("cut-number").value = String(position);
+  $("cut-label").textContent = t("table.cut.position.value", { position, size });
+}
+
+function doCut() {
+  const position = state.cutPosition;
+  const hash = state.view?.commitment?.sha256;
+  if (hash) remember(`pending.${tableId}`, { sha256: hash, myCut: position });
+  send({ type: "cut", position });
+}
+
+/**
+ * Keep the commitments this page saw (R10.2): the pack's hash while the cut is pending, and
+ * the rebuild hashes during the deal, so that the summary can compare them with the proof.
+ */
+function rememberCommitment(view, beforeCut) {
+  const commitment = view.commitment;
+  if (!commitment?.sha256) return;
+  if (beforeCut) {
+    const pending = recall(`pending.${tableId}`);
+    if (pending?.sha256 !== commitment.sha256) remember(`pending.${tableId}`, { sha256: commitment.sha256 });
+    return;
+  }
+  if (view.deal_number === null || view.deal_number === undefined) return;
+  const key = `commit.${tableId}.${view.deal_number}`;
+  const known = recall(key);
+  const pending = recall(`pending.${tableId}`);
+  const entry = known?.sha256 === commitment.sha256 ? known : { sha256: commitment.sha256, beforeCut: false };
+  if (pending?.sha256 === commitment.sha256) {
+    entry.beforeCut = true;
+    if (pending.myCut !== undefined) entry.myCut = pending.myCut;
+  }
+  // What the deal looked like from here at first sight: the upcard (R2.6) and, before this
+  // seat has played, its five cards as dealt (R2.5); the proof must agree with both.
+  const obs = view.observation;
+  if (!entry.table && obs) {
+    const played = (obs.history ?? []).some((event) => event.seat === obs.seat);
+    const hand = obs.seat !== null && !played && obs.hand.length === 5 ? [...obs.hand] : null;
+    entry.table = { dealer: obs.dealer, players: obs.players, upcard: obs.upcard, seat: obs.seat, hand };
+  }
+  // A rebuild hash is kept the first time it is seen; a later, different one would not replace it.
+  const rebuilds = entry.rebuilds ?? [];
+  (commitment.rebuilds ?? []).forEach((r, i) => {
+    if (!rebuilds[i]) rebuilds[i] = r.sha256;
+  });
+  entry.rebuilds = rebuilds;
+  remember(key, entry);
+  forget(`commit.${tableId}.${view.deal_number - KEPT_DEALS}`); // old deals: storage stays small
+}
+
+// ---------------------------------------------------------------- waiting, joining, starting
+
+function renderWaiting(view) {
+  const waiting = view.status === "waiting";
+  show("waiting-box", waiting);
+  const seated = view.you !== null && view.you !== undefined;
+  if (!waiting) return;
+  show("start-box", seated);
+  $("start-button").disabled = state.busy;
+  const free = (view.table?.players ?? []).filter((p) => !p.taken && !p.bot).map((p) => p.seat);
+  show("join-form", !seated && free.length > 0);
+  show("join-full", !seated && free.length === 0);
+  if (seated || !free.length) return;
+  const seats = $("join-seats");
+  if (seats.dataset.free === free.join(",")) return; // keep focus and typing intact
+  seats.dataset.free = free.join(",");
+  seats.replaceChildren(
+    ...free.map((seat) => {
+      const button = el("button", "button primary", t("table.join.seat", { seat: seat + 1 }));
+      button.type = "button";
+      button.dataset.seat = String(seat);
+      button.addEventListener("click", () => join(seat));
+      return button;
+    }),
+  );
+}
+
+async function join(seat) {
+  const name = $("join-name").value.trim();
+  if (!name) {
+    showMessage(t("lobby.join.name_needed"));
+    $("join-name").focus();
+    return;
+  }
+  remember("name", name);
+  try {
+    const answer = await api(`/api/tables/${encodeURIComponent(tableId)}/join`, {
+      method: "POST",
+      body: { name, seat, invite: state.invite },
+    });
+    state.token = answer.token;
+    setSeatToken(tableId, answer.token);
+    showMessage("");
+    socket.current.reconnect(answer.token);
+  } catch (error) {
+    showMessage(errorText(error));
+  }
+}
+
+// ---------------------------------------------------------------- side: chips, calls, links, chat
+
+function renderSide(view, obs) {
+  const balances = $("balances");
+  balances.replaceChildren();
+  (view.balances ?? []).forEach((chips, seat) => {
+    const li = el("li", seat === view.you ? "me" : "");
+    li.append(el("span", "", seatName(view, seat)), el("span", "chips", String(chips)));
+    balances.append(li);
+  });
+  const pot = el("li", "pot-line");
+  pot.append(el("span", "", t("table.pot")), el("span", "chips", String(view.pot ?? 0)));
+  balances.append(pot);
+
+  const calls = obs?.calls ?? [];
+  show("calls-panel", calls.length > 0 && view.status === "playing");
+  const list = $("calls");
+  list.replaceChildren();
+  for (const call of calls) {
+    const li = el("li");
+    const text = t("table.calls.item", { name: seatName(view, call.seat), value: valueText(call.value) });
+    li.append(el("span", "", text));
+    li.append(cardRow(call.cards, obs.wild_cards ?? []));
+    list.append(li);
+  }
+
+  const invite = view.invite ?? recall(`invite.${tableId}`);
+  const seated = view.you !== null && view.you !== undefined;
+  show("invite-box", Boolean(invite) && seated);
+  if (invite) $("invite-link").value = new URL(invite, location.origin).href;
+  show("seat-link-box", seated && Boolean(state.token));
+  if (state.token) {
+    $("seat-link").value = `${location.origin}/t/${encodeURIComponent(tableId)}#seat=${state.token}`;
+  }
+  show("links", seated);
+
+  const chat = $("chat");
+  const atBottom = chat.scrollHeight - chat.scrollTop - chat.clientHeight < 40;
+  chat.replaceChildren(
+    ...(view.chat ?? []).map((line) => {
+      const li = el("li");
+      li.append(el("strong", "", line.name ?? seatName(view, line.seat)), el("span", "chat-text", line.text));
+      return li;
+    }),
+  );
+  if (atBottom) chat.scrollTop = chat.scrollHeight;
+  show("chat-form", seated);
+}
+
+function renderLog(view) {
+  const log = $("log");
+  const items = state.log.filter((e) => e.type !== "chat").slice(-LOG_LIMIT);
+  log.replaceChildren(
+    ...items.flatMap((event) => eventLines(event, view).map((line) => el("li", `ev-${event.type}`, line))),
+  );
+  log.scrollTop = log.scrollHeight;
+}
+
+function addEvents(events) {
+  for (const event of events) {
+    if (event.version <= state.lastLogVersion) continue;
+    state.log.push(event);
+    state.lastLogVersion = event.version;
+  }
+  if (state.log.length > LOG_LIMIT * 2) state.log = state.log.slice(-LOG_LIMIT);
+}
+
+async function backfillLog(since) {
+  try {
+    const data = await api(`/api/tables/${encodeURIComponent(tableId)}/events?since=${since}`, {
+      token: state.token,
+    });
+    const older = (data.events ?? []).filter((e) => !state.log.some((x) => x.version === e.version));
+    state.log = [...older, ...state.log].sort((a, b) => a.version - b.version);
+    state.lastLogVersion = Math.max(state.lastLogVersion, ...state.log.map((e) => e.version), 0);
+    if (state.view) renderLog(state.view);
+  } catch {
+    // The log is a convenience; the View is complete without it.
+  }
+}
+
+// ---------------------------------------------------------------- deal summary
+
+function maybeSummary(view) {
+  const last = view.last_deal;
+  if (!last) {
+    $("summary").hidden = true;
+    return;
+  }
+  if (state.summaryShown !== last.deal) {
+    // A newly finished deal: its summary opens once, by itself, while the deal is over (the
+    // update of the last action comes a moment before the deal_over one). A page opened
+    // later keeps it closed: the header button shows it.
+    if (view.status === "deal_over") {
+      state.summaryShown = last.deal;
+      state.summaryHidden = false;
+      state.summaryPinned = false;
+    } else if (view.status !== "playing" || view.deal_number > last.deal) {
+      state.summaryShown = last.deal;
+      state.summaryHidden = true;
+    }
+  }
+  // The next deal follows by itself after a pause: the summary steps aside when this seat
+  // has to cut or play, unless it was opened by hand. The header button brings it back.
+  const seated = view.you !== null && view.you !== undefined;
+  const myMove =
+    seated &&
+    ((view.status === "cut" && view.cutter === view.you) ||
+      (view.status === "playing" && view.observation?.current_seat === view.you));
+  if (myMove && !state.summaryPinned) state.summaryHidden = true;
+  const open = !state.summaryHidden;
+  $("summary").hidden = !open;
+  if (open) renderSummary(view, tableId, { label: dealLabel(last.deal) });
+}
+
+// ---------------------------------------------------------------- wiring
+
+function onState(view) {
+  state.view = view;
+  if (view.status === "playing" || view.status === "deal_over") rememberCommitment(view, false);
+  render();
+}
+
+function start() {
+  applyStrings();
+  const params = new URLSearchParams(location.search);
+  state.invite = params.get("invite");
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.get("seat")) {
+    // A seat link: keep the token here and take it out of the address bar.
+    setSeatToken(tableId, hash.get("seat"));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  state.token = params.get("watch") ? null : getSeatToken(tableId);
+  $("join-name").value = recall("name") ?? "";
+
+  $("draw-stock").addEventListener("click", () => act("draw stock"));
+  $("btn-draw-stock").addEventListener("click", () => act("draw stock"));
+  $("draw-discard").addEventListener("click", () => act("draw discard"));
+  $("btn-draw-discard").addEventListener("click", () => act("draw discard"));
+  $("cut-range").addEventListener("input", (e) => setCut(e.target.value));
+  $("cut-number").addEventListener("change", (e) => setCut(e.target.value));
+  $("cut-random").addEventListener("click", () => setCut(secureRandomBelow(packSize(state.view))));
+  $("cut-button").addEventListener("click", doCut);
+  $("start-button").addEventListener("click", () => send({ type: "start" }));
+  $("summary-close").addEventListener("click", () => {
+    state.summaryHidden = true;
+    state.summaryPinned = false;
+    $("summary").hidden = true;
+    $("open-summary").focus();
+  });
+  $("open-summary").addEventListener("click", () => {
+    state.summaryHidden = false;
+    state.summaryPinned = true;
+    render();
+    $("summary-close").focus();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && !$("summary").hidden) $("summary-close").click();
+  });
+  $("chat-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const input = $("chat-input");
+    const text = input.value.trim();
+    if (!text) return;
+    input.value = "";
+    send({ type: "chat", text }, { lock: false });
+  });
+  for (const button of document.querySelectorAll("[data-copy]")) {
+    button.addEventListener("click", async () => {
+      const input = $(button.dataset.copy);
+      input.select();
+      try {
+        await navigator.clipboard.writeText(input.value);
+      } catch {
+        document.execCommand?.("copy");
+      }
+      button.textContent = t("table.copied");
+      setTimeout(() => (button.textContent = t("table.copy")), 1500);
+    });
+  }
+
+  let first = true;
+  socket.current = new TableSocket(tableId, state.token, {
+    onWelcome(msg) {
+      if (state.token && msg.seat === null) {
+        // The server did not accept the token: watch, and say why.
+        showMessage(t("error.bad_token"));
+      }
+      addEvents(msg.events ?? []);
+      onState(msg.state);
+      if (first) {
+        first = false;
+        backfillLog(Math.max(0, msg.version - LOG_BACKFILL));
+      }
+    },
+    onUpdate(msg) {
+      const gap = msg.event && state.lastLogVersion && msg.event.version > state.lastLogVersion + 1;
+      if (gap) backfillLog(state.lastLogVersion);
+      if (msg.event) addEvents([msg.event]);
+      onState(msg.state);
+    },
+    onError(error, id) {
+      if (!id) showMessage(errorText(error));
+      if (error?.code === "bad_token") {
+        state.token = null;
+        showMessage(t("error.bad_token"));
+      }
+    },
+    onStatus(name, pending) {
+      const conn = $("conn");
+      conn.dataset.state = name;
+      conn.textContent = t(`conn.${name}`);
+      conn.title = pending ? t("conn.pending", { count: pending }) : "";
+    },
+  });
+  socket.current.connect();
+}
+
+start();
