@@ -1,0 +1,906 @@
+"""A batch simulator: thousands of deals at once on arrays, with the engine's rules (R2-R8).
+
+:class:`BatchSimulator` plays whole deals of Paiute on NumPy arrays with Numba kernels
+(:mod:`paiute.envs.batch_kernels`), either uniformly at random over the legal actions (the
+whole deal inside one compiled loop) or with a *masked policy* that sees every running deal's
+observation and legal-action mask at once and returns one action per deal. The rules are the
+engine's, every option of :data:`paiute.rules.OPTIONS` included: a deal simulated here and
+replayed in :class:`paiute.deal.Deal` (:meth:`BatchResult.replay`) has the same legal actions
+at every step, the same outcome and the same payouts (``tests/envs/test_batch_sim.py``).
+
+>>> from paiute.rules import RuleSet
+>>> sim = BatchSimulator(RuleSet(), players=4, batch_size=256, seed=7)
+>>> result = sim.run(1000, record=True)
+>>> len(result), int(result.decisions.sum()) > 100_000
+(1000, True)
+>>> bool((result.payouts.sum(axis=1) + result.pot == 0).all())  # R8.6: chips are conserved
+True
+>>> deal = result.replay(0)  # the first deal, rebuilt and replayed in the engine
+>>> deal.outcome.winners == result.deal(0).winners
+True
+
+Randomness: deal ``i`` of a run (its shuffle, its dealer when not fixed, its stock rebuilds
+and its random actions) comes from its own xoshiro256** generator seeded from ``(seed, i)``,
+so a deal depends only on the seed, its index and the actions chosen, never on the batch size
+or on how the deals are split between processes (:func:`run_parallel`).
+
+The R4.7 hole (a deal in which nobody ever draws from the stock never ends) is closed by
+``max_turns``: a deal still running after that many turns stops with status
+:data:`TRUNCATED`, reported apart from dead deals (R4.7) and won deals.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from paiute.actions import Action
+from paiute.cards import CARDS, Card
+from paiute.chance import RecordedChance
+from paiute.combos import Value
+from paiute.deal import Deal
+from paiute.envs import batch_kernels as kernels
+from paiute.errors import IllegalActionError, PaiuteError, ParseError
+from paiute.evaluator import STRAIGHT_FLUSH_WINDOWS, rank_codes
+from paiute.parallel import default_workers, parallel_map
+from paiute.rules import RuleSet
+
+__all__ = [
+    "DEAD",
+    "OBSERVATION_LAYOUT",
+    "OBS_SIZE",
+    "OVER",
+    "TRUNCATED",
+    "BatchResult",
+    "BatchSimulator",
+    "Policy",
+    "SimulatedCall",
+    "SimulatedDeal",
+    "compile_kernels",
+    "evaluate_holdings",
+    "rank_table",
+    "rule_params",
+    "run_parallel",
+    "straight_flush_tables",
+]
+
+#: Status of a finished deal: it ended with winners (R7.1, R7.3).
+OVER = kernels.OVER
+#: Status: a dead deal (R4.7), no winner.
+DEAD = kernels.DEAD
+#: Status: stopped after ``max_turns`` turns without ending (the R4.7 hole).
+TRUNCATED = kernels.TRUNCATED
+STATUS_NAMES = {OVER: "over", DEAD: "dead", TRUNCATED: "truncated"}
+
+#: Length of one observation row.
+OBS_SIZE = kernels.OBS_SIZE
+#: What each part of an observation row is: (name, first index, length). Planes are 54-card
+#: indicators (card id = index within the plane); the scalars follow.
+OBSERVATION_LAYOUT: tuple[tuple[str, int, int], ...] = (
+    ("hand", 0, 54),  # the current seat's own cards (R9.2)
+    ("discard_pile", 54, 54),  # every card in the discard pile (R4.5)
+    ("discard_top", 108, 54),  # its top card
+    ("taken_card", 162, 54),  # the card taken from the discard pile this turn (R4.3)
+    ("wild_cards", 216, 54),  # R3
+    ("upcard_face_up", 270, 54),  # the upcard while visible: under the stock or out of play (R2.6)
+    ("shown_cards", 324, 54),  # every card shown in a call (R6.5)
+    ("others_known", 378, 54),  # cards others are known to hold: taken from the pile, the upcard
+    ("phase", 432, 1),  # 0 draw, 1 discard or call, 2 ended
+    ("first_turn", 433, 1),  # the current turn is the seat's first (R5.7)
+    ("calls", 434, 1),  # calls made so far
+    ("highest_category", 435, 1),  # category order of the highest call (0 none .. 7, R5)
+    ("stock_size", 436, 1),
+    ("rebuilds", 437, 1),  # stock rebuilds so far (capped at 127)
+    ("position", 438, 1),  # seats after the dealer's left: 0 plays first (R4.1)
+    ("players", 439, 1),
+    ("hand_sizes", 440, 8),  # cards held by this seat and the seats after it, in turn order
+)
+
+#: A masked policy: ``policy(observations, masks) -> actions``, one action id per deal
+#: (``observations`` is ``int8 [B, OBS_SIZE]``, ``masks`` is ``bool [B, 111]``; the entries
+#: of deals that have ended are ignored).
+Policy = Callable[[npt.NDArray[np.int8], npt.NDArray[np.bool_]], npt.ArrayLike]
+
+_FLUSH_WILDS = 8  # straight-flush tables cover 0..7 wild cards
+_HASH_BITS = 14  # 16,384 slots for the ~3,400 rank keys that make a combination
+_RANK_UNIT = [1 << (3 * rank) for rank in range(13)]
+
+# Why the step API refused an action: rule and words.
+_REASONS: dict[int, tuple[str, str]] = {
+    kernels.ILLEGAL_OVER: ("R7.3", "the deal is over"),
+    kernels.ILLEGAL_DRAW_FIRST: ("R4.2", "the seat must draw first"),
+    kernels.ILLEGAL_DRAWN: ("R4.2", "the seat has drawn this turn: discard or call"),
+    kernels.ILLEGAL_STOCK: ("R4.6", "the stock is empty and no rebuild is possible"),
+    kernels.ILLEGAL_DISCARD_EMPTY: ("R4.2", "the discard pile is empty: draw from the stock"),
+    kernels.ILLEGAL_NOT_HELD: ("R4.2", "the seat does not hold that card"),
+    kernels.ILLEGAL_TAKEN: ("R4.3", "the card taken from the discard pile may not leave the hand this turn"),
+    kernels.ILLEGAL_NO_FIVE: ("R6.2", "the other five cards make no five-card combination"),
+    kernels.ILLEGAL_NO_SIX: ("R6.3", "the six cards make no six-card combination"),
+    kernels.ILLEGAL_PAIUTE: ("R5.7", "a Paiute may be called only on the caller's first turn"),
+    kernels.ILLEGAL_BELOW: ("R6.4", "the call does not equal or beat the highest call"),
+}
+
+
+def compile_kernels() -> None:
+    """Compile every kernel now, or load it from Numba's on-disk cache (``cache=True``): the
+    first call in a fresh checkout takes some 15-30 CPU-seconds, later ones well under one."""
+    simulator = BatchSimulator(RuleSet(), 2, batch_size=2, seed=0)
+    simulator.run(2, record=True)
+    simulator.reset()
+    simulator.legal_mask()
+    simulator.observe()
+    simulator.step(np.zeros(2, dtype=np.int64))
+    simulator.step_random()
+    simulator.result()
+    evaluate_holdings(np.arange(6)[None, :], ())
+
+
+# -- the evaluator's tables as arrays ----------------------------------------------------------
+
+
+@functools.cache
+def rank_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int32], int]:
+    """The evaluator's rank-based codes as an open-addressed hash table for the kernels.
+
+    Returns ``(keys, six, five_of_six, bits)``: ``1 << bits`` slots; a slot holds a six-card
+    rank key (:mod:`paiute.evaluator`'s encoding: 3 bits of count per rank, the wild count
+    from bit 39) or 0 for empty, and the two codes :func:`paiute.evaluator.rank_codes` gives
+    for it (R5.4-R5.6 with all six cards; Five of a Kind in five of them). Only keys with a
+    combination are stored; they have at most three distinct natural ranks (a Paiute has
+    three, the other rank-based combinations fewer), so those are all the keys asked about.
+    """
+    keys: list[int] = []
+    six_codes: list[int] = []
+    five_codes: list[int] = []
+    for wild in range(7):
+        naturals = 6 - wild
+        for counts in _rank_counts(naturals):
+            six, five = rank_codes(counts, wild)
+            if six or five:
+                keys.append(sum(c * u for c, u in zip(counts, _RANK_UNIT, strict=True)) + (wild << 39))
+                six_codes.append(six)
+                five_codes.append(five)
+    key_array = np.array(keys, dtype=np.int64)
+    size = 1 << _HASH_BITS
+    slots = np.zeros(key_array.size, dtype=np.int64)
+    kernels.build_hash(key_array, _HASH_BITS, np.zeros(size, dtype=np.bool_), slots)
+    table_keys = np.zeros(size, dtype=np.int64)
+    table_six = np.zeros(size, dtype=np.int32)
+    table_five = np.zeros(size, dtype=np.int32)
+    table_keys[slots] = key_array
+    table_six[slots] = six_codes
+    table_five[slots] = five_codes
+    return table_keys, table_six, table_five, _HASH_BITS
+
+
+def _rank_counts(total: int) -> Iterator[list[int]]:
+    """Every count vector over the 13 ranks with at most three ranks used, at most four
+    cards a rank, summing to ``total``."""
+    if total == 0:
+        yield [0] * 13
+        return
+    for used in range(1, 4):
+        for ranks in _subsets(range(13), used):
+            for split in _compositions(total, used):
+                if max(split) <= 4:
+                    counts = [0] * 13
+                    for rank, count in zip(ranks, split, strict=True):
+                        counts[rank] = count
+                    yield counts
+
+
+def _subsets(items: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
+    if size == 0:
+        yield ()
+        return
+    for index, item in enumerate(items):
+        for rest in _subsets(items[index + 1 :], size - 1):
+            yield (item, *rest)
+
+
+def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """Ways to write ``total`` as ``parts`` positive whole numbers, in order."""
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(1, total - parts + 2):
+        for rest in _compositions(total - first, parts - 1):
+            yield (first, *rest)
+
+
+@functools.cache
+def straight_flush_tables(royal_high: bool) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """R5.2/R5.3 as two tables indexed by ``wild << 13 | suit_mask`` (one suit's naturals as a
+    13-bit rank mask, ``wild`` wild cards, 0..7): the best straight flush among any five of
+    six cards (0 for an empty mask, which the evaluator never looks up), and of exactly five
+    shown cards (every natural inside the window, naturals and wilds five in all)."""
+    royal = (7 if royal_high else 5) << 12
+    masks = np.arange(1 << 13, dtype=np.int64)
+    popcount = np.zeros(masks.size, dtype=np.int64)
+    for bit in range(13):
+        popcount += (masks >> bit) & 1
+    any_five = np.zeros((_FLUSH_WILDS, masks.size), dtype=np.int32)
+    exact = np.zeros((_FLUSH_WILDS, masks.size), dtype=np.int32)
+    for wild in range(_FLUSH_WILDS):
+        done_any = np.zeros(masks.size, dtype=np.bool_)
+        done_exact = np.zeros(masks.size, dtype=np.bool_)
+        for top, window in STRAIGHT_FLUSH_WINDOWS:  # best first
+            code = royal if top == 14 else 4 << 12 | top << 8
+            hits = popcount[masks & window]
+            made = ~done_any & (hits + wild >= 5)
+            any_five[wild, made] = code
+            done_any |= made
+            made = ~done_exact & ((masks & ~window) == 0) & (hits + wild == 5)
+            exact[wild, made] = code
+            done_exact |= made
+        any_five[wild, 0] = 0
+    return any_five.ravel(), exact.ravel()
+
+
+def _tables(royal_high: bool) -> tuple[Any, ...]:
+    keys, six, five, bits = rank_table()
+    any_five, exact = straight_flush_tables(royal_high)
+    return (keys, six, five, bits, any_five, exact)
+
+
+def _wild_mask(wild_cards: Sequence[Card] | frozenset[Card]) -> int:
+    mask = 0
+    for card in wild_cards:
+        mask |= 1 << int(card)
+    return mask
+
+
+def evaluate_holdings(
+    holdings: npt.ArrayLike, wild_cards: Sequence[Card] | frozenset[Card], *, royal_high: bool = False
+) -> npt.NDArray[np.int64]:
+    """The kernels' evaluation of six-card holdings, for checking them against
+    :class:`~paiute.evaluator.Evaluator`: an ``int64 [N, 9]`` array whose columns are
+    ``best_code``, ``best_five_code``, ``code`` of all six, then ``code`` of the five cards
+    left when card ``j`` of the row is put down, for ``j`` = 0..5."""
+    array = np.ascontiguousarray(holdings, dtype=np.int64)
+    if array.ndim != 2 or array.shape[1] != 6 or (array.size and (array.min() < 0 or array.max() > 53)):
+        raise PaiuteError(f"holdings must be an (N, 6) array of card ids 0..53, not shape {array.shape}")
+    out = np.zeros((array.shape[0], 9), dtype=np.int64)
+    kernels.evaluate_rows(_tables(royal_high), _wild_mask(wild_cards), array, out)
+    return out
+
+
+# -- one simulated deal ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedCall:
+    """A call of a simulated deal (R6): seat, shown cards, card put down, value, first turn."""
+
+    seat: int
+    shown: tuple[Card, ...]
+    discard: Card | None
+    value: Value
+    first_turn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedDeal:
+    """One deal of a :class:`BatchResult`, with what the engine needs to replay it: the dealt
+    deck (top first, as :class:`~paiute.deal.Deal` takes it), the dealer, the actions in
+    order and each stock rebuild's order (top first, as :class:`~paiute.chance.RecordedChance`
+    takes them). ``deck``, ``actions`` and ``rebuild_orders`` are empty unless recorded."""
+
+    index: int
+    players: int
+    dealer: int
+    status: str  # "over", "dead" or "truncated"
+    winners: tuple[int, ...]
+    payouts: tuple[int, ...]
+    pot: int
+    calls: tuple[SimulatedCall, ...]
+    decisions: int
+    turns: int
+    rebuilds: int
+    deck: tuple[Card, ...]
+    actions: tuple[Action, ...]
+    rebuild_orders: tuple[tuple[Card, ...], ...]
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict (cards and actions in their text forms)."""
+        return {
+            "index": self.index,
+            "players": self.players,
+            "dealer": self.dealer,
+            "status": self.status,
+            "winners": list(self.winners),
+            "payouts": list(self.payouts),
+            "pot": self.pot,
+            "calls": [
+                {
+                    "seat": call.seat,
+                    "cards": [str(card) for card in call.shown],
+                    "discard": None if call.discard is None else str(call.discard),
+                    "value": call.value.to_json(),
+                    "first_turn": call.first_turn,
+                }
+                for call in self.calls
+            ],
+            "decisions": self.decisions,
+            "turns": self.turns,
+            "rebuilds": self.rebuilds,
+            "deck": [str(card) for card in self.deck],
+            "actions": [str(action) for action in self.actions],
+            "rebuild_orders": [[str(card) for card in order] for order in self.rebuild_orders],
+        }
+
+
+# -- results --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """The deals of a run, as arrays (one row per deal, ``P`` = players).
+
+    ``status`` holds :data:`OVER`, :data:`DEAD` or :data:`TRUNCATED`; ``payouts`` the chips
+    each seat won or paid (R8, from zero balances and an empty pot, stakes included);
+    ``pot`` what is left in the pot (a dead deal's stakes with ``payout = pot``, R8.5), so
+    every row of ``payouts`` plus its ``pot`` sums to zero (R8.6). Calls are in call order,
+    padded with -1 (``call_card`` is -1 for a six-card call, R6.3). The recorded parts are
+    ``None`` unless the run recorded: ``decks`` (top first), ``actions`` with
+    ``action_offsets`` (deal ``i``'s ids are ``actions[action_offsets[i]:action_offsets[i+1]]``)
+    and ``rebuild_log`` with ``rebuild_offsets`` (per rebuild its size, then its cards top
+    first, R4.6).
+    """
+
+    rules: RuleSet
+    players: int
+    seed: int
+    first_deal: int
+    status: npt.NDArray[np.int8]
+    dealer: npt.NDArray[np.int8]
+    winners: npt.NDArray[np.bool_]
+    payouts: npt.NDArray[np.int64]
+    pot: npt.NDArray[np.int64]
+    decisions: npt.NDArray[np.int32]
+    turns: npt.NDArray[np.int32]
+    rebuilds: npt.NDArray[np.int32]
+    call_count: npt.NDArray[np.int8]
+    call_seat: npt.NDArray[np.int8]
+    call_code: npt.NDArray[np.int32]
+    call_first: npt.NDArray[np.bool_]
+    call_card: npt.NDArray[np.int8]
+    call_shown: npt.NDArray[np.uint8]
+    decks: npt.NDArray[np.uint8] | None = None
+    actions: npt.NDArray[np.uint8] | None = None
+    action_offsets: npt.NDArray[np.int64] | None = None
+    rebuild_log: npt.NDArray[np.uint8] | None = None
+    rebuild_offsets: npt.NDArray[np.int64] | None = None
+
+    def __len__(self) -> int:
+        return int(self.status.size)
+
+    @property
+    def recorded(self) -> bool:
+        return self.decks is not None
+
+    @property
+    def over(self) -> npt.NDArray[np.bool_]:
+        return np.asarray(self.status == OVER)
+
+    @property
+    def dead(self) -> npt.NDArray[np.bool_]:
+        return np.asarray(self.status == DEAD)
+
+    @property
+    def truncated(self) -> npt.NDArray[np.bool_]:
+        return np.asarray(self.status == TRUNCATED)
+
+    def summary(self) -> dict[str, int]:
+        """Counts of deals by status, and all decisions (actions applied)."""
+        return {
+            "deals": len(self),
+            "over": int(self.over.sum()),
+            "dead": int(self.dead.sum()),
+            "truncated": int(self.truncated.sum()),
+            "decisions": int(self.decisions.sum()),
+        }
+
+    def deal(self, i: int) -> SimulatedDeal:
+        """Deal ``i`` of the result as plain Python values."""
+        if not 0 <= i < len(self):
+            raise IndexError(f"deal {i} is not one of the {len(self)} deals")
+        royal_high = self.rules.royal_high
+        calls = []
+        for j in range(int(self.call_count[i])):
+            card = int(self.call_card[i, j])
+            size = 5 if card >= 0 else 6
+            value = Value.from_code(int(self.call_code[i, j]), royal_high=royal_high)
+            assert value is not None
+            calls.append(
+                SimulatedCall(
+                    int(self.call_seat[i, j]),
+                    tuple(CARDS[int(c)] for c in self.call_shown[i, j, :size]),
+                    CARDS[card] if card >= 0 else None,
+                    value,
+                    bool(self.call_first[i, j]),
+                )
+            )
+        deck: tuple[Card, ...] = ()
+        actions: tuple[Action, ...] = ()
+        orders: list[tuple[Card, ...]] = []
+        if self.decks is not None:
+            assert self.actions is not None
+            assert self.action_offsets is not None
+            assert self.rebuild_log is not None
+            assert self.rebuild_offsets is not None
+            deck = tuple(CARDS[int(c)] for c in self.decks[i])
+            ids = self.actions[self.action_offsets[i] : self.action_offsets[i + 1]]
+            actions = tuple(Action.from_id(int(a)) for a in ids)
+            log = self.rebuild_log[self.rebuild_offsets[i] : self.rebuild_offsets[i + 1]].tolist()
+            at = 0
+            while at < len(log):
+                size = log[at]
+                orders.append(tuple(CARDS[c] for c in log[at + 1 : at + 1 + size]))
+                at += 1 + size
+        return SimulatedDeal(
+            index=self.first_deal + i,
+            players=self.players,
+            dealer=int(self.dealer[i]),
+            status=STATUS_NAMES[int(self.status[i])],
+            winners=tuple(int(s) for s in np.flatnonzero(self.winners[i])),
+            payouts=tuple(int(x) for x in self.payouts[i]),
+            pot=int(self.pot[i]),
+            calls=tuple(calls),
+            decisions=int(self.decisions[i]),
+            turns=int(self.turns[i]),
+            rebuilds=int(self.rebuilds[i]),
+            deck=deck,
+            actions=actions,
+            rebuild_orders=tuple(orders),
+        )
+
+    def __iter__(self) -> Iterator[SimulatedDeal]:
+        for i in range(len(self)):
+            yield self.deal(i)
+
+    def to_records(self) -> list[dict[str, object]]:
+        """Every deal as a JSON-ready dict (:meth:`SimulatedDeal.to_json`)."""
+        return [deal.to_json() for deal in self]
+
+    def replay(self, i: int) -> Deal:
+        """Deal ``i`` rebuilt in the engine from its deck and rebuild orders, with its actions
+        applied (each must be legal there, else the engine raises); needs a recorded run."""
+        if self.decks is None:
+            raise PaiuteError("replay needs a recorded run (run(..., record=True))")
+        record = self.deal(i)
+        deal = Deal(
+            self.rules,
+            self.players,
+            record.dealer,
+            record.deck,
+            RecordedChance(record.rebuild_orders, where=f"batch deal {record.index}: "),
+        )
+        for action in record.actions:
+            deal.apply(action)
+        return deal
+
+    @staticmethod
+    def concatenate(results: Sequence[BatchResult]) -> BatchResult:
+        """The deals of several results of the same rules, one after another."""
+        if not results:
+            raise PaiuteError("nothing to concatenate")
+        first = results[0]
+        recorded = all(result.recorded for result in results)
+        fields: dict[str, Any] = {}
+        for name in _ARRAY_FIELDS:
+            fields[name] = np.concatenate([getattr(result, name) for result in results])
+        if recorded:
+            fields["decks"] = np.concatenate([r.decks for r in results])
+            fields["actions"] = np.concatenate([r.actions for r in results])
+            fields["rebuild_log"] = np.concatenate([r.rebuild_log for r in results])
+            for log, offsets in (("actions", "action_offsets"), ("rebuild_log", "rebuild_offsets")):
+                parts = [np.zeros(1, dtype=np.int64)]
+                base = 0
+                for result in results:
+                    parts.append(getattr(result, offsets)[1:] + base)
+                    base += getattr(result, log).size
+                fields[offsets] = np.concatenate(parts)
+        return BatchResult(
+            rules=first.rules, players=first.players, seed=first.seed, first_deal=first.first_deal, **fields
+        )
+
+
+_ARRAY_FIELDS = (
+    "status",
+    "dealer",
+    "winners",
+    "payouts",
+    "pot",
+    "decisions",
+    "turns",
+    "rebuilds",
+    "call_count",
+    "call_seat",
+    "call_code",
+    "call_first",
+    "call_card",
+    "call_shown",
+)
+
+
+# -- the simulator --------------------------------------------------------------------------
+
+
+def rule_params(
+    rules: RuleSet, players: int, *, dealer: int | None = None, max_turns: int = 1000, record: bool = False
+) -> npt.NDArray[np.int64]:
+    """The rules as the kernels read them: an int64 array indexed by the ``P_*`` constants of
+    :mod:`paiute.envs.batch_kernels`. Chips are 64-bit integers there: a stake or unit so
+    large that a payout could overflow them is refused."""
+    if max(rules.stake, rules.unit * 10) * kernels.MAX_SEATS >= 1 << 62:
+        raise PaiuteError(f"stake {rules.stake} or unit {rules.unit} is too large for 64-bit chip counts")
+    p = np.zeros(kernels.P_SIZE, dtype=np.int64)
+    p[kernels.P_PLAYERS] = players
+    p[kernels.P_JOKERS] = rules.jokers
+    p[kernels.P_UNDER] = rules.upcard_under_stock
+    p[kernels.P_OPEN] = rules.open_discard
+    p[kernels.P_OPPOSITE] = rules.wild_colour == "opposite"
+    p[kernels.P_KEEPS_TOP] = rules.reshuffle_keeps_top
+    p[kernels.P_MAX_REBUILDS] = min(rules.max_rebuilds, 1 << 40)
+    p[kernels.P_PAIUTE_ANY] = rules.paiute_allowed_any_turn(players)  # R5.7, R2.1
+    p[kernels.P_SCALE] = rules.payout == "scale"
+    p[kernels.P_STAKE] = rules.stake
+    p[kernels.P_FIRST_CALL] = rules.ties == "first_call"
+    p[kernels.P_UNIT] = rules.unit
+    p[kernels.P_MAX_TURNS] = max_turns
+    p[kernels.P_DEALER] = -1 if dealer is None else dealer
+    p[kernels.P_PACK] = rules.pack_size
+    p[kernels.P_RECORD] = record
+    return p
+
+
+class BatchSimulator:
+    """Deals of one rule set and table size, simulated ``batch_size`` at a time.
+
+    ``dealer`` fixes the dealer's seat; ``None`` (the default) draws it uniformly for each
+    deal (R2.3). ``max_turns`` stops a deal that has not ended after that many turns (status
+    :data:`TRUNCATED`). ``seed`` makes every run repeatable (R10.1); successive runs of one
+    simulator continue with new deals unless ``start`` says which deal to begin with.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        players: int,
+        batch_size: int = 4096,
+        seed: int = 0,
+        *,
+        dealer: int | None = None,
+        max_turns: int = 1000,
+    ) -> None:
+        rules.check_players(players)
+        if batch_size < 1:
+            raise PaiuteError(f"batch_size must be at least 1, not {batch_size}")
+        if dealer is not None and not 0 <= dealer < players:
+            raise PaiuteError(f"R2.2 dealer seat {dealer!r} is not one of the {players} seats")
+        if max_turns < 1:
+            raise PaiuteError(f"max_turns must be at least 1, not {max_turns}")
+        self.rules = rules
+        self.players = players
+        self.batch_size = batch_size
+        self.seed = seed
+        self.dealer = dealer
+        self.max_turns = max_turns
+        self.next_deal = 0
+        self._tables = _tables(rules.royal_high)
+        self._params = rule_params(rules, players, dealer=dealer, max_turns=max_turns)
+        self._batch: Any = None
+        self._batch_start = 0
+        self._batch_recorded = False
+
+    @property
+    def _seed64(self) -> np.uint64:
+        return np.uint64(self.seed & 0xFFFFFFFFFFFFFFFF)
+
+    def _take(self, count: int, start: int | None) -> int:
+        first = self.next_deal if start is None else start
+        if first < 0:
+            raise PaiuteError(f"start must be a deal index >= 0, not {first}")
+        self.next_deal = first + count
+        return first
+
+    # -- whole runs -------------------------------------------------------------------------
+
+    def run(
+        self,
+        deals: int,
+        policy: Policy | None = None,
+        *,
+        record: bool = False,
+        start: int | None = None,
+    ) -> BatchResult:
+        """Simulate ``deals`` deals to their end, ``batch_size`` at a time.
+
+        Without ``policy`` every decision is uniform over the legal actions, inside the
+        compiled loop. With one, deals go in lock step: each step the policy gets the
+        observations and legal masks of the whole batch and returns an action per deal
+        (:data:`Policy`); an illegal action for a running deal raises
+        :class:`~paiute.errors.IllegalActionError`. ``record`` keeps the decks, actions and
+        rebuild orders (for :meth:`BatchResult.replay`).
+        """
+        if deals < 0:
+            raise PaiuteError(f"deals must be 0 or more, not {deals}")
+        first = self._take(deals, start)
+        parts = []
+        for offset in range(0, deals, self.batch_size):
+            count = min(self.batch_size, deals - offset)
+            if policy is None:
+                parts.append(self._run_random(first + offset, count, record))
+            else:
+                parts.append(self._run_policy(first + offset, count, record, policy))
+        if not parts:
+            return self._empty(first, record)
+        return BatchResult.concatenate(parts)
+
+    def _params_for(self, record: bool) -> npt.NDArray[np.int64]:
+        params = self._params.copy()
+        params[kernels.P_RECORD] = record
+        return params
+
+    def _run_random(self, first: int, count: int, record: bool) -> BatchResult:
+        params = self._params_for(record)
+        action_cap = rebuild_cap = 0
+        if record:
+            action_cap = count * 600 + 4 * self.max_turns + 256
+            rebuild_cap = count * 80 + 4 * self.max_turns + 512
+        batch = kernels.new_batch(count, action_cap, rebuild_cap)
+        cursors = np.zeros(2, dtype=np.int64)
+        done = 0
+        while done < count:
+            done = kernels.run_random(
+                batch, self._tables, params, self._seed64, first, done, count, cursors, _scratch()
+            )
+            if done < count:  # a log is full: grow it (worst case of one deal stays free)
+                batch = batch._replace(
+                    action_log=_grown(batch.action_log),
+                    rebuild_log=_grown(batch.rebuild_log),
+                )
+        return self._collect(batch, first, count, record)
+
+    def _run_policy(self, first: int, count: int, record: bool, policy: Policy) -> BatchResult:
+        self._reset(first, count, record)
+        # Every step moves every running deal on by one action; none lasts longer than this.
+        for _ in range(2 * self.max_turns + 2):
+            if self.done.all():
+                break
+            actions = policy(self.observe(), self.legal_mask())
+            self.step(actions)
+        return self.result()
+
+    def _empty(self, first: int, record: bool) -> BatchResult:
+        batch = kernels.new_batch(0, 0, 0)
+        return self._collect(batch, first, 0, record)
+
+    def _collect(self, batch: Any, first: int, count: int, record: bool) -> BatchResult:
+        """Copy the outcome of ``count`` finished (or truncated) deals out of ``batch``."""
+        players = self.players
+        n = slice(0, count)
+        winners = ((batch.winners[n, None] >> np.arange(players)) & 1).astype(np.bool_)
+        recorded: dict[str, Any] = {}
+        if record:
+            recorded["decks"] = batch.deck[n, : self.rules.pack_size].copy()
+            for log, start, pos, offsets in (
+                ("actions", batch.action_start, batch.action_pos, "action_offsets"),
+                ("rebuild_log", batch.rebuild_start, batch.rebuild_pos, "rebuild_offsets"),
+            ):
+                source = batch.action_log if log == "actions" else batch.rebuild_log
+                lengths = pos[n] - start[n]
+                offset_array = np.zeros(count + 1, dtype=np.int64)
+                np.cumsum(lengths, out=offset_array[1:])
+                if count and (start[1:count] == pos[: count - 1]).all():
+                    # Logged one after another (random play): one slice.
+                    recorded[log] = source[start[0] : pos[count - 1]].copy()
+                else:
+                    recorded[log] = (
+                        np.concatenate([source[start[i] : pos[i]] for i in range(count)])
+                        if count
+                        else np.zeros(0, dtype=np.uint8)
+                    )
+                recorded[offsets] = offset_array
+        return BatchResult(
+            rules=self.rules,
+            players=players,
+            seed=self.seed,
+            first_deal=first,
+            status=batch.status[n].astype(np.int8),
+            dealer=batch.dealer[n].astype(np.int8),
+            winners=winners,
+            payouts=batch.payouts[n, :players].copy(),
+            pot=batch.pot[n].copy(),
+            decisions=batch.n_actions[n].astype(np.int32),
+            turns=batch.turns[n].astype(np.int32),
+            rebuilds=batch.rebuilds[n].astype(np.int32),
+            call_count=batch.n_calls[n].astype(np.int8),
+            call_seat=np.where(
+                np.arange(players) < batch.n_calls[n, None], batch.call_seat[n, :players], -1
+            ).astype(np.int8),
+            call_code=np.where(
+                np.arange(players) < batch.n_calls[n, None], batch.call_code[n, :players], 0
+            ).astype(np.int32),
+            call_first=((np.arange(players) < batch.n_calls[n, None]) & (batch.call_first[n, :players] == 1)),
+            call_card=np.where(
+                np.arange(players) < batch.n_calls[n, None], batch.call_card[n, :players], -1
+            ).astype(np.int8),
+            call_shown=batch.call_shown[n, :players].copy(),
+            **recorded,
+        )
+
+    # -- lock-step API ----------------------------------------------------------------------
+
+    def reset(self, *, record: bool = True, start: int | None = None) -> None:
+        """Deal ``batch_size`` new deals (the next ones, or from deal ``start``) to be played
+        with :meth:`legal_mask`, :meth:`observe` and :meth:`step`."""
+        self._reset(self._take(self.batch_size, start), self.batch_size, record)
+
+    def _reset(self, first: int, count: int, record: bool) -> None:
+        action_cap = 2 * self.max_turns + 2 if record else 0
+        rebuild_cap = 2 * self.max_turns + 2 * kernels.PACK_CAP + 2 if record else 0
+        self._batch = kernels.new_batch(count, action_cap * count, rebuild_cap * count)
+        self._batch_params = self._params_for(record)
+        self._batch_start = first
+        self._batch_recorded = record
+        kernels.reset_all(self._batch, self._batch_params, self._seed64, first, action_cap, rebuild_cap)
+
+    def _require_batch(self) -> Any:
+        if self._batch is None:
+            raise PaiuteError("no deals in play: call reset() first")
+        return self._batch
+
+    @property
+    def done(self) -> npt.NDArray[np.bool_]:
+        """Which deals of the current batch have ended (or been truncated)."""
+        return np.asarray(self._require_batch().status != kernels.RUNNING)
+
+    @property
+    def current_seat(self) -> npt.NDArray[np.int64]:
+        """The seat to act in each deal of the current batch."""
+        return np.asarray(self._require_batch().seat.copy())
+
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        """``bool [B, 111]``: the legal action ids of each deal (all false once it ended)."""
+        batch = self._require_batch()
+        mask = np.zeros((batch.status.size, kernels.NUM_ACTIONS), dtype=np.bool_)
+        kernels.legal_masks(batch, self._tables, self._batch_params, mask, _scratch())
+        return mask
+
+    def observe(self) -> npt.NDArray[np.int8]:
+        """``int8 [B, OBS_SIZE]``: each deal as its current seat may see it (R9); the layout
+        is :data:`OBSERVATION_LAYOUT`."""
+        batch = self._require_batch()
+        obs = np.zeros((batch.status.size, OBS_SIZE), dtype=np.int8)
+        kernels.observe_all(batch, self._batch_params, obs)
+        return obs
+
+    def step(self, actions: npt.ArrayLike) -> None:
+        """Apply one action id per deal to every running deal (entries of ended deals are
+        ignored). If any is illegal, nothing is applied and
+        :class:`~paiute.errors.IllegalActionError` names the first refused deal and the rule."""
+        batch = self._require_batch()
+        ids = np.asarray(actions)
+        if ids.shape != batch.status.shape or ids.dtype.kind not in "iu":
+            raise PaiuteError(
+                f"actions must be {batch.status.size} integer action ids, one per deal; got "
+                f"shape {ids.shape} of {ids.dtype}"
+            )
+        ids = ids.astype(np.int64)
+        reasons = np.zeros(batch.status.size, dtype=np.int64)
+        refused = kernels.step_all(batch, self._tables, self._batch_params, ids, reasons, _scratch())
+        if refused:
+            deal = int(np.flatnonzero(reasons)[0])
+            reason = int(reasons[deal])
+            action_id = int(ids[deal])
+            if reason == kernels.ILLEGAL_BAD_ID:
+                raise ParseError(f"deal {deal}: unknown action id {action_id} (0..110)")
+            rule, words = _REASONS[reason]
+            action = Action.from_id(action_id)
+            if reason == kernels.ILLEGAL_DRAW_FIRST and action.kind.is_call:
+                rule = "R6.1"
+            if reason == kernels.ILLEGAL_NOT_HELD and action.kind.is_call:
+                rule = "R6.2"
+            more = f" ({refused} deals refused; nothing was applied)" if refused > 1 else ""
+            raise IllegalActionError(
+                rule, f"deal {deal}, seat {int(batch.seat[deal])}: {action}: {words}{more}", str(action)
+            )
+
+    def step_random(self) -> None:
+        """One uniformly random legal action in every running deal."""
+        kernels.step_random(self._require_batch(), self._tables, self._batch_params, _scratch())
+
+    def result(self) -> BatchResult:
+        """The current batch as a :class:`BatchResult` (deals still running are counted as
+        :data:`TRUNCATED`)."""
+        batch = self._require_batch()
+        result = self._collect(batch, self._batch_start, batch.status.size, self._batch_recorded)
+        running = result.status == kernels.RUNNING
+        if running.any():
+            result.status[running] = TRUNCATED
+        return result
+
+
+def _scratch() -> npt.NDArray[np.int64]:
+    """Room for one deal's legal actions (the kernels allocate nothing)."""
+    return np.empty(kernels.LEGAL_CAP, dtype=np.int64)
+
+
+def _grown(log: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    grown = np.zeros(max(2 * log.size, 1024), dtype=np.uint8)
+    grown[: log.size] = log
+    return grown
+
+
+# -- several processes ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Job:
+    rules: dict[str, object]
+    players: int
+    batch_size: int
+    seed: int
+    dealer: int | None
+    max_turns: int
+    start: int
+    deals: int
+    record: bool
+
+
+def _run_job(job: _Job) -> BatchResult:
+    simulator = BatchSimulator(
+        RuleSet.from_dict(job.rules),
+        job.players,
+        job.batch_size,
+        job.seed,
+        dealer=job.dealer,
+        max_turns=job.max_turns,
+    )
+    return simulator.run(job.deals, record=job.record, start=job.start)
+
+
+def run_parallel(
+    rules: RuleSet,
+    players: int,
+    deals: int,
+    *,
+    seed: int = 0,
+    workers: int | None = None,
+    batch_size: int = 4096,
+    chunk: int | None = None,
+    dealer: int | None = None,
+    max_turns: int = 1000,
+    record: bool = False,
+) -> BatchResult:
+    """Random play of ``deals`` deals split into chunks over ``workers`` processes
+    (:func:`paiute.parallel.parallel_map`); the result equals one process's ``run`` with the
+    same seed, deal for deal."""
+    if deals < 1:
+        raise PaiuteError(f"deals must be at least 1, not {deals}")
+    size = chunk or max(1, -(-deals // (workers or default_workers())))
+    jobs = [
+        _Job(
+            rules.to_dict(),
+            players,
+            batch_size,
+            seed,
+            dealer,
+            max_turns,
+            start,
+            min(size, deals - start),
+            record,
+        )
+        for start in range(0, deals, size)
+    ]
+    results: list[BatchResult | None] = [None] * len(jobs)
+    for index, result in parallel_map(_run_job, jobs, workers=workers):
+        results[index] = result
+    return BatchResult.concatenate([r for r in results if r is not None])
