@@ -17,6 +17,7 @@ from paiute.cli import (
     play_command,
     replay_command,
     rules_command,
+    serve_command,
     simulate_command,
     tournament_command,
     verify_command,
@@ -37,6 +38,7 @@ examples:
   paiute odds --wild all                        chances of holding each combination
   paiute play                                   play against bots in the terminal (--plain)
   paiute verify match.json                      check a server game's fair-deal proofs
+  paiute serve                                  play in the browser, with people and bots
 """
 
 
@@ -57,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         odds_command,
         play_command,
         verify_command,
+        serve_command,
     ):
         module.register(commands)
     return parser

@@ -1,0 +1,204 @@
+"""``paiute serve``: the multiplayer web server (tables, bots, live play in the browser)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+from paiute.errors import PaiuteError
+
+__all__ = ["database_url", "register", "run"]
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+DATABASE_FILE = "server.sqlite3"
+#: The largest WebSocket frame the server reads at all (messages over 4096 bytes are refused
+#: with an error; frames over this close the connection).
+WS_MAX_SIZE = 65536
+
+_EPILOG = """\
+Open the printed address in a browser: create a table (rules, seats, bots for the empty
+seats, a turn clock, public or private by invitation link), share the link, play. Every
+accepted action is written to the database before anyone is told of it: stop the server at
+any moment (even kill -9) and start it again, and every table carries on where it was.
+
+The database is an SQLite file in the user's data directory (or $PAIUTE_DATA_DIR, or
+--data-dir) unless --db names another: sqlite:///PATH, or postgresql://USER:PASS@HOST/NAME,
+which several server processes may share. The schema is created or updated on start.
+
+The JSON API is described at /docs (OpenAPI at /openapi.json); the WebSocket protocol in
+docs/web-protocol.md.
+
+examples:
+  paiute serve                                   http://127.0.0.1:8000/, SQLite in the data dir
+  paiute serve --host 0.0.0.0 --port 8080        reachable from other machines
+  paiute serve --db sqlite:///games.db --bot-delay 0
+  paiute serve --db postgresql://paiute:secret@localhost/paiute --port 8001
+  paiute serve --port 0                          any free port (the address is printed)
+"""
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "serve",
+        help="run the multiplayer web server",
+        description="Run the Paiute web server: a lobby of tables, play in the browser against "
+        "people and bots, live over WebSockets, with fair-deal proofs (R10.2) and game records.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"port to listen on, 0 for any free one (default {DEFAULT_PORT})",
+    )
+    parser.add_argument(
+        "--db", metavar="URL", help="database URL: sqlite:///PATH or postgresql://... (default: SQLite)"
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="where the default SQLite database lives (default: user data dir)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="pause before each bot action, so people can follow (default 0.6)",
+    )
+    parser.add_argument(
+        "--deal-pause",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="pause between the end of a deal and the next (default 3)",
+    )
+    parser.add_argument(
+        "--rate-limit",
+        type=float,
+        default=20.0,
+        metavar="PER_SECOND",
+        help="messages a second one WebSocket connection, or one token's requests, may send "
+        "(default 20, in bursts of a few times that); 0 for no limit (load tests)",
+    )
+    parser.add_argument(
+        "--log-level",
+        default="warning",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="how much the server logs (default warning)",
+    )
+    parser.set_defaults(run=run)
+
+
+def database_url(db: str | None, data_dir: Path | None) -> str:
+    """The database to use: ``--db``, else an SQLite file in the data directory."""
+    if db:
+        return db
+    directory = data_dir if data_dir is not None else _default_data_dir()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise PaiuteError(f"cannot create the data directory {str(directory)!r}: {error.strerror}") from None
+    return f"sqlite:///{(directory / DATABASE_FILE).resolve()}"
+
+
+def _default_data_dir() -> Path:
+    override = os.environ.get("PAIUTE_DATA_DIR")
+    if override:
+        return Path(override)
+    try:
+        import platformdirs
+    except ImportError:  # pragma: no cover - platformdirs is part of the ``web`` extra
+        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        return Path(base) / "paiute"
+    return Path(platformdirs.user_data_dir("paiute", appauthor=False))
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """Bind the listening socket first, so that a busy port is one clear error line."""
+    if not 0 <= port <= 65535:
+        raise PaiuteError(f"--port {port}: a port is 0..65535")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        raise PaiuteError(f"--host {host!r}: {error.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as error:
+        sock.close()
+        raise PaiuteError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    return sock
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from paiute.server.app import create_app
+        from paiute.server.db import Store
+        from paiute.server.migrate import upgrade
+        from paiute.server.service import Settings
+    except ImportError as error:
+        raise PaiuteError(
+            f"paiute serve needs the web extra ({error.name} is missing): pip install 'paiute[web]'"
+        ) from None
+    if args.bot_delay < 0 or args.deal_pause < 0:
+        raise PaiuteError("--bot-delay and --deal-pause are seconds, 0 or more")
+    if args.rate_limit < 0:
+        raise PaiuteError("--rate-limit is messages a second, 0 (no limit) or more")
+    url = database_url(args.db, args.data_dir)
+    store = Store(url)  # a bad URL: one clear line (DatabaseError is a PaiuteError)
+    try:
+        upgrade(store)  # here, not only in the app, so that a database that cannot be used is one line
+    finally:
+        store.dispose()
+    sock = _listen(args.host, args.port)
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    address = f"http://{shown}:{port}/"
+    display = store.display_url
+
+    def ready() -> None:
+        print(f"paiute serve: serving at {address} (database {display}; Ctrl-C stops)", flush=True)
+
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    rate = args.rate_limit if args.rate_limit > 0 else 1e12
+    settings = Settings(
+        bot_delay=args.bot_delay,
+        deal_pause=args.deal_pause,
+        ws_rate=rate,
+        ws_burst=2 * rate,
+        http_rate=rate,
+        http_burst=3 * rate,
+    )
+    app = create_app(url, settings=settings, on_ready=ready)
+    config = uvicorn.Config(
+        app,
+        log_level=args.log_level,
+        ws_max_size=WS_MAX_SIZE,
+        lifespan="on",
+        access_log=args.log_level == "debug",
+        timeout_graceful_shutdown=5,
+    )
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    if not server.started:
+        print("paiute serve: error: the server did not start (see the messages above)", file=sys.stderr)
+        return 1
+    return 0

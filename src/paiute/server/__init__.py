@@ -1,0 +1,36 @@
+"""``paiute serve``: the multiplayer web server (FastAPI, WebSockets, SQLite or PostgreSQL).
+
+>>> from paiute.server import Settings, create_app
+>>> Settings(bot_delay=0).bot_delay
+0
+
+Modules: :mod:`~paiute.server.table` (a table's pure state, rebuilt from its events),
+:mod:`~paiute.server.views` (the one builder of everything a client is sent),
+:mod:`~paiute.server.db` and :mod:`~paiute.server.migrate` (storage),
+:mod:`~paiute.server.service` (the commit path, bots, clocks), :mod:`~paiute.server.pubsub`
+(fan-out, PostgreSQL LISTEN/NOTIFY), :mod:`~paiute.server.api` and :mod:`~paiute.server.ws`
+(HTTP and WebSocket), :mod:`~paiute.server.app` (the application factory).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__all__ = ["Settings", "create_app"]
+
+if TYPE_CHECKING:
+    from paiute.server.app import create_app
+    from paiute.server.service import Settings
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy, so that ``import paiute.server.table`` does not load FastAPI.
+    if name == "create_app":
+        from paiute.server.app import create_app
+
+        return create_app
+    if name == "Settings":
+        from paiute.server.service import Settings
+
+        return Settings
+    raise AttributeError(name)

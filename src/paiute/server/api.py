@@ -1,0 +1,306 @@
+"""The JSON HTTP API (everything the pages do), under ``/api``; OpenAPI at ``/openapi.json``.
+
+Bodies are checked by pydantic models with limits on every field; refusals are
+``{"error": {"code", "message", "rule"}}`` (:mod:`paiute.server.errors`). A seat is named by
+its token, ``Authorization: Bearer TOKEN`` (or the seat cookie the server set); no token is a
+spectator. docs/web-protocol.md describes each route.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
+
+from paiute.players import PLAYERS
+from paiute.rules import OPTIONS, PRESETS, RuleSet
+from paiute.server.errors import ServiceError
+from paiute.server.limits import Limiter
+from paiute.server.service import Service, hash_token
+from paiute.server.table import BOTS
+
+__all__ = ["COOKIE_PREFIX", "bearer_token", "router"]
+
+COOKIE_PREFIX = "paiute_seat_"
+
+TableId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the table's id")]
+DealNumber = Annotated[int, Path(ge=1, le=1_000_000, description="the deal, counted from 1")]
+ClientId = Annotated[str, Field(min_length=1, max_length=64, description="the client's id for this message")]
+ShortText = Annotated[str, StringConstraints(max_length=40)]
+OptionValue = StrictBool | Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)] | ShortText
+#: The rule options (paiute.rules.OPTIONS) and the bots (paiute.server.table.BOTS), spelled out
+#: so that the OpenAPI schema lists them; a test keeps them in step.
+OptionName = Literal[
+    "jokers",
+    "max_players",
+    "upcard_under_stock",
+    "open_discard",
+    "wild_colour",
+    "reshuffle_keeps_top",
+    "max_rebuilds",
+    "paiute_any_turn",
+    "royal_high",
+    "payout",
+    "stake",
+    "ties",
+    "unit",
+]
+BotSpec = Literal["greedy", "random", "ismcts:ms=200"]
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    rule: str | None = None
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": description}
+    for status, description in (
+        (400, "bad_request"),
+        (401, "bad_token"),
+        (403, "forbidden"),
+        (404, "not_found"),
+        (409, "not_your_turn, illegal_action (with the rule) or conflict"),
+        (413, "too_large"),
+        (422, "bad_request (the body does not match the schema)"),
+        (429, "rate_limited"),
+        (503, "unavailable"),
+    )
+}
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    name: str = Field("Paiute table", min_length=1, max_length=60)
+    player_name: str = Field(min_length=1, max_length=32)
+    preset: Literal["pagat", "gamerules"] = "pagat"
+    options: dict[OptionName, OptionValue] = Field(default_factory=dict, max_length=32)
+    seats: int = Field(4, ge=2, le=8, description="2..8, checked against R2.1 (max_players)")
+    stake: int | None = Field(None, ge=0, le=1_000_000, description="chips per deal (R8.2 option stake)")
+    chips: int = Field(100, ge=1, le=1_000_000_000)
+    bots: BotSpec | None = Field(None, description="the bot that fills empty seats at the start")
+    private: bool = False
+    turn_seconds: int | None = Field(None, ge=1, le=86_400)
+    max_deals: int | None = Field(
+        None, ge=1, le=1_000_000, description="the match ends after this many deals"
+    )
+
+
+class JoinTable(BaseModel):
+    name: str = Field(min_length=1, max_length=32)
+    seat: int | None = Field(None, ge=0, le=7)
+    invite: str | None = Field(None, max_length=64)
+
+
+class ActionBody(BaseModel):
+    id: ClientId
+    action: str = Field(min_length=1, max_length=32, examples=["draw stock", "discard 7h", "call 7h", "call"])
+    expected_version: int | None = Field(None, ge=0, le=2**31)
+    seat: int | None = Field(None, ge=0, le=7, description="optional; refused unless it is your seat")
+
+
+class CutBody(BaseModel):
+    id: ClientId
+    position: int = Field(ge=-1_000_000, le=1_000_000, description="0..pack size - 1 (R2.4)")
+    expected_version: int | None = Field(None, ge=0, le=2**31)
+
+
+class ChatBody(BaseModel):
+    id: ClientId
+    text: str = Field(min_length=1, max_length=200)
+
+
+class StartBody(BaseModel):
+    id: ClientId | None = None
+
+
+class Ack(BaseModel):
+    id: str
+    version: int
+
+
+class Joined(BaseModel):
+    seat: int
+    token: str
+    seat_link: str
+
+
+router = APIRouter(prefix="/api", responses=_ERRORS)
+
+
+def service_of(request: Request) -> Service:
+    service: Service = request.app.state.service
+    return service
+
+
+def bearer_token(request: Request, table_id: str | None = None) -> str | None:
+    """The seat token of a request: the Authorization header, else the table's seat cookie."""
+    header = request.headers.get("authorization")
+    if header is not None:
+        scheme, _, value = header.partition(" ")
+        if scheme.lower() != "bearer" or not value.strip():
+            raise ServiceError("bad_token", "send the seat token as: Authorization: Bearer TOKEN")
+        return value.strip()
+    if table_id is not None:
+        return request.cookies.get(COOKIE_PREFIX + table_id)
+    return None
+
+
+def _from_cookie(request: Request) -> bool:
+    """A stale seat cookie only makes a reader a spectator; a bad header token is refused."""
+    return request.headers.get("authorization") is None
+
+
+def _limit(request: Request) -> None:
+    """Requests that change state, per token (or per address without one)."""
+    limiter: Limiter = request.app.state.http_limiter
+    header = request.headers.get("authorization")
+    key = hash_token(header) if header else "addr:" + (request.client.host if request.client else "?")
+    if not limiter.take(key):
+        raise ServiceError("rate_limited", "too many requests: slow down")
+
+
+Limited = Depends(_limit)
+
+
+def _seat_cookie(response: Response, table_id: str, token: str) -> None:
+    response.set_cookie(
+        COOKIE_PREFIX + table_id,
+        token,
+        max_age=60 * 60 * 24 * 365,
+        httponly=True,
+        samesite="strict",
+        path="/",
+    )
+
+
+@router.get("/health", summary="Whether the server is up (and its database was migrated)")
+async def health(request: Request) -> dict[str, Any]:
+    return {"ok": True, "tables": len(service_of(request).runtimes)}
+
+
+@router.get("/presets", summary="Presets, options and bots for the table form")
+async def presets() -> dict[str, Any]:
+    return {
+        "presets": {name: RuleSet.from_preset(name).options() for name in PRESETS},
+        "options": [
+            {
+                "name": option.name,
+                "rule": option.rule,
+                "type": "bool" if option.kind is bool else "int" if option.kind is int else "choice",
+                "default": option.default,
+                "choices": list(option.choices) if option.choices else None,
+                "minimum": option.minimum,
+                "maximum": option.maximum,
+                "help": option.help,
+            }
+            for option in OPTIONS
+        ],
+        "bots": [spec for spec in BOTS if spec.split(":")[0] in PLAYERS],
+    }
+
+
+@router.get("/tables", summary="Public tables that are not closed")
+async def list_tables(request: Request) -> dict[str, Any]:
+    return await service_of(request).list_tables()
+
+
+@router.post("/tables", status_code=201, summary="Create a table; you sit at seat 0", dependencies=[Limited])
+async def create_table(body: CreateTable, request: Request, response: Response) -> dict[str, Any]:
+    created = await service_of(request).create(body.model_dump())
+    _seat_cookie(response, created["table"]["id"], created["token"])
+    return created
+
+
+@router.post("/tables/{table_id}/join", summary="Take a seat", dependencies=[Limited])
+async def join_table(table_id: TableId, body: JoinTable, request: Request, response: Response) -> Joined:
+    joined = await service_of(request).join(table_id, body.name, body.seat, body.invite)
+    _seat_cookie(response, table_id, joined["token"])
+    return Joined(**joined)
+
+
+@router.post(
+    "/tables/{table_id}/start", summary="Fill empty seats with bots and deal", dependencies=[Limited]
+)
+async def start_table(table_id: TableId, request: Request, body: StartBody | None = None) -> dict[str, Any]:
+    client = body.id if body is not None and body.id is not None else "start"
+    return await service_of(request).command(table_id, bearer_token(request, table_id), "start", client, {})
+
+
+@router.post("/tables/{table_id}/leave", summary="Leave your seat (before the start)", dependencies=[Limited])
+async def leave_table(table_id: TableId, request: Request, body: StartBody | None = None) -> dict[str, Any]:
+    client = body.id if body is not None and body.id is not None else "leave"
+    return await service_of(request).command(table_id, bearer_token(request, table_id), "leave", client, {})
+
+
+@router.get("/tables/{table_id}/state", summary="The table as your seat (or a spectator) sees it")
+async def table_state(table_id: TableId, request: Request) -> dict[str, Any]:
+    token = bearer_token(request, table_id)
+    return await service_of(request).state(table_id, token, lenient=_from_cookie(request))
+
+
+@router.get("/tables/{table_id}/events", summary="The events after a version, as your seat sees them")
+async def table_events(
+    table_id: TableId, request: Request, since: Annotated[int, Query(ge=0, le=2**31)] = 0
+) -> dict[str, Any]:
+    token = bearer_token(request, table_id)
+    return await service_of(request).events(table_id, token, since, lenient=_from_cookie(request))
+
+
+@router.post("/tables/{table_id}/actions", summary="Draw, discard or call", dependencies=[Limited])
+async def post_action(table_id: TableId, body: ActionBody, request: Request) -> Ack:
+    fields = {"action": body.action, "expected_version": body.expected_version, "seat": body.seat}
+    answer = await service_of(request).command(
+        table_id, bearer_token(request, table_id), "action", body.id, fields
+    )
+    return Ack(**answer)
+
+
+@router.post("/tables/{table_id}/cut", summary="Cut the committed pack (R2.4, R10.2)", dependencies=[Limited])
+async def post_cut(table_id: TableId, body: CutBody, request: Request) -> Ack:
+    fields = {"position": body.position, "expected_version": body.expected_version}
+    answer = await service_of(request).command(
+        table_id, bearer_token(request, table_id), "cut", body.id, fields
+    )
+    return Ack(**answer)
+
+
+@router.post("/tables/{table_id}/chat", summary="Say something at the table", dependencies=[Limited])
+async def post_chat(table_id: TableId, body: ChatBody, request: Request) -> Ack:
+    answer = await service_of(request).command(
+        table_id, bearer_token(request, table_id), "chat", body.id, {"text": body.text}
+    )
+    return Ack(**answer)
+
+
+@router.get(
+    "/tables/{table_id}/record",
+    summary="The match's paiute-record/1 file (finished deals, commitments revealed)",
+    response_class=JSONResponse,
+)
+async def table_record(table_id: TableId, request: Request) -> Response:
+    record = await service_of(request).record(table_id)
+    return Response(
+        record.dumps(),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="paiute-{table_id}.json"'},
+    )
+
+
+@router.get("/tables/{table_id}/deals/{number}/replay", summary="Every state of a finished deal, all shown")
+async def deal_replay(table_id: TableId, number: DealNumber, request: Request) -> dict[str, Any]:
+    return await service_of(request).replay(table_id, number)
+
+
+@router.get(
+    "/tables/{table_id}/deals/{number}/proof", summary="The fair-deal proof of a finished deal (R10.2)"
+)
+async def deal_proof(table_id: TableId, number: DealNumber, request: Request) -> dict[str, Any]:
+    return await service_of(request).proof(table_id, number)

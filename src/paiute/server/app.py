@@ -1,0 +1,132 @@
+"""The web application: ``create_app(db_url, ...)`` builds it; ``paiute serve`` runs it.
+
+Starting it (the ASGI lifespan) brings the database schema up to date (Alembic), reads back
+every table that is not closed and sets their bots and clocks going again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from paiute import __version__
+from paiute.rules import OPTIONS, PRESETS
+from paiute.server import api, ws
+from paiute.server.db import Store
+from paiute.server.errors import ServiceError
+from paiute.server.limits import BodyLimit, Limiter
+from paiute.server.migrate import upgrade
+from paiute.server.service import Service, Settings
+
+__all__ = ["create_app"]
+
+HERE = Path(__file__).resolve().parent
+_HTTP_CODES = {400: "bad_request", 401: "bad_token", 403: "forbidden", 404: "not_found", 405: "bad_request"}
+
+_DESCRIPTION = """\
+Multiplayer Paiute: tables, seats, draws, discards and calls over JSON, live over WebSockets.
+The WebSocket protocol (`/ws/tables/{table_id}`) is described in docs/web-protocol.md.
+Refusals are `{"error": {"code", "message", "rule"}}`."""
+
+
+def create_app(
+    db_url: str,
+    *,
+    settings: Settings | None = None,
+    clock: Callable[[], float] = time.time,
+    on_ready: Callable[[], None] | None = None,
+) -> FastAPI:
+    """The application over the database at ``db_url`` (``sqlite:///FILE`` or ``postgresql://...``).
+
+    A bad URL raises :class:`~paiute.server.db.DatabaseError` at once; the database itself is
+    opened and migrated when the application starts. ``on_ready`` is called once it serves.
+    """
+    settings = settings or Settings()
+    store = Store(db_url)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(upgrade, store)
+        service = Service(store, settings, clock)
+        app.state.service = service
+        await service.start()
+        if on_ready is not None:
+            on_ready()
+        try:
+            yield
+        finally:
+            await service.stop()
+
+    app = FastAPI(title="Paiute", version=__version__, description=_DESCRIPTION, lifespan=lifespan)
+    app.state.settings = settings
+    app.state.store = store
+    app.state.http_limiter = Limiter(settings.http_rate, settings.http_burst)
+    app.add_middleware(BodyLimit, limit=settings.max_body)
+    _add_error_handlers(app)
+    app.include_router(api.router)
+    app.add_api_websocket_route("/ws/tables/{table_id}", ws.table_socket)
+    _add_pages(app)
+    return app
+
+
+def _error(code: str, message: str, status: int, rule: str | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, "rule": rule}}, status_code=status)
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    async def service_error(request: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, ServiceError)
+        return _error(error.code, error.message, error.status, error.rule)
+
+    async def invalid(request: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, RequestValidationError)
+        problems = error.errors()
+        message = "the request does not match the API"
+        if problems:
+            first = problems[0]
+            where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
+            message = f"{where}: {first.get('msg', 'invalid')}"
+        return _error("bad_request", message, 422)
+
+    async def http_error(request: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, StarletteHTTPException)
+        code = _HTTP_CODES.get(error.status_code, "bad_request")
+        return _error(code, str(error.detail), error.status_code)
+
+    app.add_exception_handler(ServiceError, service_error)
+    app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+
+
+def _add_pages(app: FastAPI) -> None:
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    options: list[dict[str, Any]] = [
+        {"name": option.name, "rule": option.rule, "default": option.default, "help": option.help}
+        for option in OPTIONS
+    ]
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def lobby(request: Request) -> HTMLResponse:
+        context = {"presets": list(PRESETS), "options": options}
+        return templates.TemplateResponse(request, "lobby.html", context)
+
+    @app.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)
+    async def table_page(request: Request, table_id: api.TableId) -> HTMLResponse:
+        return templates.TemplateResponse(request, "table.html", {"table_id": table_id})
+
+    @app.get("/t/{table_id}/replay", response_class=HTMLResponse, include_in_schema=False)
+    async def replay_page(request: Request, table_id: api.TableId) -> HTMLResponse:
+        return templates.TemplateResponse(request, "replay.html", {"table_id": table_id})
+
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")

@@ -1,0 +1,316 @@
+"""The database: every table's configuration and its events, and nothing else.
+
+A table's state is the replay of its events (:mod:`paiute.server.table`), so the schema is
+two tables: ``paiute_tables`` (configuration, and the version and status kept beside it for
+listing and locking) and ``paiute_events`` (one row per version). Seat tokens are stored only
+as SHA-256 hashes, inside the ``joined`` events' server-only ``secret`` column.
+
+SQLite (the default, one file, no setup) runs in WAL mode with ``synchronous=NORMAL``: a
+committed transaction is in the write-ahead log before the call returns, so it survives the
+server process being killed at any moment (only a crash of the whole machine could lose the
+last transactions). PostgreSQL lets several server processes share the tables: an action
+locks its table's row (``SELECT ... FOR UPDATE``) and each commit sends a ``NOTIFY`` so the
+other processes fan the event out (:mod:`paiute.server.pubsub`).
+
+The methods here are synchronous and short; the service calls them in a worker thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+from paiute.errors import PaiuteError
+from paiute.server.table import TableEvent
+
+__all__ = [
+    "NOTIFY_CHANNEL",
+    "DatabaseError",
+    "Locked",
+    "Store",
+    "StoredTable",
+    "events_table",
+    "metadata",
+    "normalize_url",
+    "tables_table",
+]
+
+#: The PostgreSQL channel on which every commit announces ``TABLE_ID:VERSION``.
+NOTIFY_CHANNEL = "paiute_events"
+
+_Json = JSON().with_variant(JSONB(), "postgresql")
+
+metadata = MetaData()
+
+tables_table = Table(
+    "paiute_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("config", _Json, nullable=False),
+    Column("private", Boolean, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("ix_paiute_tables_status", "status"),
+)
+
+events_table = Table(
+    "paiute_events",
+    metadata,
+    Column("table_id", String(32), ForeignKey("paiute_tables.id"), primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("type", String(16), nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("data", _Json, nullable=False),
+    Column("secret", _Json, nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+
+class DatabaseError(PaiuteError):
+    """The database cannot be reached or used (one clear line, never a traceback)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """A table as stored: its configuration, creation time and events in order."""
+
+    id: str
+    config: dict[str, Any]
+    created: float
+    events: list[TableEvent]
+
+
+@dataclass(slots=True)
+class Locked:
+    """An open transaction holding a table's row lock, and the events it had missed."""
+
+    connection: Connection
+    version: int
+    missed: list[TableEvent]
+
+
+def normalize_url(url: str) -> URL:
+    """Check a database URL and pick the driver: ``sqlite:///FILE`` or ``postgresql://...``."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise DatabaseError(
+            f"bad database URL {url!r}: expected sqlite:///FILE or postgresql://USER@HOST/NAME"
+        ) from None
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        return parsed.set(drivername="sqlite")
+    if backend in ("postgresql", "postgres"):
+        return parsed.set(drivername="postgresql+psycopg")
+    raise DatabaseError(f"unsupported database {backend!r} in {url!r}: use sqlite or postgresql")
+
+
+def libpq_url(url: URL) -> str:
+    """The URL as libpq (psycopg's LISTEN connection) reads it."""
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def _row_event(row: Any) -> TableEvent:
+    return TableEvent(row.version, row.type, row.seat, dict(row.data), dict(row.secret), row.created)
+
+
+def _event_row(table_id: str, item: TableEvent) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "version": item.version,
+        "type": item.type,
+        "seat": item.seat,
+        "data": item.data,
+        "secret": item.secret,
+        "created": item.created,
+    }
+
+
+class Store:
+    """The tables and events of one database (SQLite or PostgreSQL)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalize_url(url)
+        self.shared = self.url.get_backend_name() == "postgresql"
+        try:
+            if self.shared:
+                self.engine: Engine = create_engine(
+                    self.url, pool_size=10, max_overflow=20, pool_pre_ping=True
+                )
+            else:
+                self.engine = create_engine(
+                    self.url, connect_args={"check_same_thread": False, "timeout": 30}, pool_size=8
+                )
+                event.listen(self.engine, "connect", _sqlite_pragmas)
+        except (SQLAlchemyError, ImportError) as error:
+            raise DatabaseError(f"cannot use the database {self.display_url}: {error}") from None
+
+    @property
+    def display_url(self) -> str:
+        """The URL without its password, for messages."""
+        return self.url.render_as_string(hide_password=True)
+
+    @property
+    def listen_url(self) -> str:
+        return libpq_url(self.url)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    # -- reading ------------------------------------------------------------------------
+
+    def active_ids(self) -> list[str]:
+        """Every table not closed, oldest first (recovered on start)."""
+        query = select(tables_table.c.id).where(tables_table.c.status != "closed")
+        with self.engine.connect() as connection:
+            return [row.id for row in connection.execute(query.order_by(tables_table.c.created))]
+
+    def public_ids(self, limit: int) -> list[str]:
+        """The public tables not closed, newest first (the lobby)."""
+        query = (
+            select(tables_table.c.id)
+            .where(tables_table.c.status != "closed", tables_table.c.private.is_(False))
+            .order_by(tables_table.c.created.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            return [row.id for row in connection.execute(query)]
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """A table and all its events, or None."""
+        with self.engine.connect() as connection:
+            row = connection.execute(select(tables_table).where(tables_table.c.id == table_id)).first()
+            if row is None:
+                return None
+            events = self._events_after(connection, table_id, 0)
+        return StoredTable(row.id, dict(row.config), row.created, events)
+
+    def events_after(self, table_id: str, version: int) -> list[TableEvent]:
+        with self.engine.connect() as connection:
+            return self._events_after(connection, table_id, version)
+
+    @staticmethod
+    def _events_after(connection: Connection, table_id: str, version: int) -> list[TableEvent]:
+        query = (
+            select(events_table)
+            .where(events_table.c.table_id == table_id, events_table.c.version > version)
+            .order_by(events_table.c.version)
+        )
+        return [_row_event(row) for row in connection.execute(query)]
+
+    # -- writing ------------------------------------------------------------------------
+
+    def create(
+        self, table_id: str, config: dict[str, Any], private: bool, created: float, events: list[TableEvent]
+    ) -> None:
+        """Store a new table and its first events in one transaction."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                insert(tables_table).values(
+                    id=table_id,
+                    config=config,
+                    private=private,
+                    status="waiting",
+                    version=events[-1].version if events else 0,
+                    created=created,
+                    updated=created,
+                )
+            )
+            self._insert(connection, table_id, events)
+
+    def lock(self, table_id: str, version: int) -> Locked:
+        """Begin a transaction holding the table's row lock; return the events after ``version``
+        that other processes committed (PostgreSQL; the caller catches up before planning)."""
+        connection = self.engine.connect()
+        try:
+            connection.begin()
+            row = connection.execute(
+                select(tables_table.c.version).where(tables_table.c.id == table_id).with_for_update()
+            ).first()
+            if row is None:
+                raise DatabaseError(f"table {table_id!r} is not in the database")
+            missed = self._events_after(connection, table_id, version) if row.version > version else []
+            return Locked(connection, row.version, missed)
+        except BaseException:
+            connection.close()
+            raise
+
+    def append(self, table_id: str, events: list[TableEvent], status: str, locked: Locked | None) -> None:
+        """Store ``events`` (the next versions) and the table's new status, and commit.
+
+        Under ``locked`` (PostgreSQL) the open transaction is used and a NOTIFY is sent with
+        it; otherwise a new transaction. A version already written (another process got
+        there first) raises, and nothing is written.
+        """
+        if locked is None:
+            with self.engine.begin() as connection:
+                self._append(connection, table_id, events, status)
+            return
+        connection = locked.connection
+        try:
+            self._append(connection, table_id, events, status)
+            connection.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": NOTIFY_CHANNEL, "payload": f"{table_id}:{events[-1].version}"},
+            )
+            connection.commit()
+        finally:
+            connection.close()
+
+    def abort(self, locked: Locked) -> None:
+        """Roll back a locked transaction that wrote nothing."""
+        try:
+            locked.connection.rollback()
+        finally:
+            locked.connection.close()
+
+    def _append(self, connection: Connection, table_id: str, events: list[TableEvent], status: str) -> None:
+        first, last = events[0].version, events[-1].version
+        result = connection.execute(
+            update(tables_table)
+            .where(tables_table.c.id == table_id, tables_table.c.version == first - 1)
+            .values(version=last, status=status, updated=events[-1].created)
+        )
+        if result.rowcount != 1:
+            raise DatabaseError(f"table {table_id!r} changed in the database since version {first - 1}")
+        self._insert(connection, table_id, events)
+
+    @staticmethod
+    def _insert(connection: Connection, table_id: str, events: list[TableEvent]) -> None:
+        if events:
+            connection.execute(insert(events_table), [_event_row(table_id, item) for item in events])
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
+    cursor.execute("PRAGMA synchronous=NORMAL")  # in WAL mode: durable against a killed process
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()

@@ -1,0 +1,584 @@
+"""The server's tables at work: accept requests, commit them, then tell everyone.
+
+One path changes a table, :meth:`Service._commit`, and every change takes it (players over
+HTTP or WebSocket, bots, clocks, the next deal):
+
+1. take the table's ``asyncio.Lock`` (one change at a time per table, in this process);
+2. with PostgreSQL, lock the table's row (``SELECT ... FOR UPDATE``) and first apply the
+   events other processes committed meanwhile;
+3. answer a repeated client id with its first answer, applying nothing;
+4. ask the table for a *plan* (a refusal raises :class:`ServiceError` and changes nothing);
+5. write the planned events in one transaction and commit (in a worker thread);
+6. only then apply them to the table in memory and put the updates in every subscriber's
+   queue; the caller gets its acknowledgement last.
+
+The commit and the steps after it run to the end even if the request that started them is
+cancelled, so memory never lags the database. Bots, turn clocks and the pause between deals
+are one automation task per table that sleeps until the next thing is due (or the table
+changes) and then takes the same path, guarded by the version it planned for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import functools
+import hashlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, ParamSpec, TypeVar
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from paiute.actions import Action
+from paiute.errors import PaiuteError
+from paiute.players import Player, make_player
+from paiute.record import Record
+from paiute.rules import RuleSet
+from paiute.server import views
+from paiute.server.db import NOTIFY_CHANNEL, DatabaseError, Locked, Store, StoredTable
+from paiute.server.errors import ServiceError
+from paiute.server.pubsub import Listener, Subscriber
+from paiute.server.table import CLOCK_BOT, Draft, Table, TableConfig, TableEvent, status_after
+
+__all__ = ["Runtime", "Service", "Settings", "hash_token", "new_token"]
+
+log = logging.getLogger("paiute.server")
+
+P = ParamSpec("P")
+R = TypeVar("R")
+Plan = Callable[[Table], list[Draft]]
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the server paces and limits play (``paiute serve`` flags set some of them)."""
+
+    bot_delay: float = 0.6  # seconds a bot waits before acting, so people can follow
+    deal_pause: float = 3.0  # seconds between the end of a deal and the next commitment
+    ws_rate: float = 20.0  # messages per second a WebSocket connection may send...
+    ws_burst: float = 40.0  # ...with bursts up to this many
+    http_rate: float = 20.0  # requests per second changing state, per token or address...
+    http_burst: float = 60.0
+    max_message: int = 4096  # bytes in one WebSocket message
+    max_body: int = 16384  # bytes in one HTTP request body
+    list_limit: int = 200  # tables in the lobby's list
+
+
+def hash_token(token: str) -> str:
+    """What the database keeps of a seat token: its SHA-256 (a stolen database seats nobody)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    kind: str  # "next" (deal), "bot" (a bot's action or cut), "clock" (a timeout)
+    seat: int | None
+    due: float
+    version: int
+
+
+class Runtime:
+    """A table in memory with its lock, its connections and its automation task."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.lock = asyncio.Lock()
+        self.subscribers: set[Subscriber] = set()
+        self.task: asyncio.Task[None] | None = None
+        self.wake = asyncio.Event()
+        self.players: dict[int, Player] = {}
+
+    def presence(self) -> views.Presence:
+        seats = frozenset(sub.seat for sub in self.subscribers if sub.seat is not None)
+        spectators = sum(1 for sub in self.subscribers if sub.seat is None)
+        return views.Presence(seats, spectators)
+
+
+class Service:
+    """Every table this process serves, over one :class:`~paiute.server.db.Store`."""
+
+    def __init__(
+        self, store: Store, settings: Settings | None = None, clock: Callable[[], float] = time.time
+    ):
+        self.store = store
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.runtimes: dict[str, Runtime] = {}
+        self._load_lock = asyncio.Lock()
+        self._closing = False
+        self._clock_player = make_player(CLOCK_BOT)
+        self._listener: Listener | None = None
+        self._background: set[asyncio.Task[None]] = set()
+        # Database calls get their own threads, so a bot thinking never delays a commit.
+        self._db_threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="paiute-db")
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Recover every table that is not closed (its bots and clocks carry on)."""
+        for table_id in await self._db(self.store.active_ids):
+            await self.runtime(table_id)
+        if self.store.shared:
+            self._listener = Listener(
+                self.store.listen_url, NOTIFY_CHANNEL, self._notified, self._catch_up_all
+            )
+            self._listener.start()
+
+    async def stop(self) -> None:
+        self._closing = True
+        if self._listener is not None:
+            await self._listener.stop()
+        tasks = [rt.task for rt in self.runtimes.values() if rt.task is not None]
+        tasks += list(self._background)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self._db(self.store.dispose)
+        self._db_threads.shutdown(wait=False)
+
+    async def _thread(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """Run a (short, synchronous) database call in a database thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._db_threads, functools.partial(function, *args, **kwargs))
+
+    async def _db(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """:meth:`_thread`, with a database failure turned into ``unavailable``."""
+        try:
+            return await self._thread(function, *args, **kwargs)
+        except SQLAlchemyError as error:
+            log.error("database error: %s", error)
+            raise ServiceError("unavailable", "the database is not available; try again") from None
+
+    # -- finding tables -----------------------------------------------------------------
+
+    async def runtime(self, table_id: str, *, fresh: bool = False) -> Runtime:
+        """The table ``table_id``, loaded from the database if this process has not yet.
+
+        ``fresh`` (PostgreSQL) first reads the events other processes committed.
+        """
+        rt = self.runtimes.get(table_id)
+        if rt is None:
+            async with self._load_lock:
+                rt = self.runtimes.get(table_id)
+                if rt is None:
+                    stored = await self._db(self.store.load, table_id)
+                    if stored is None:
+                        raise ServiceError("not_found", f"there is no table {table_id!r}")
+                    rt = Runtime(self._build(stored))
+                    self.runtimes[table_id] = rt
+                    self._kick(rt)
+            return rt
+        if fresh and self.store.shared:
+            await self._refresh(rt)
+        return rt
+
+    def _build(self, stored: StoredTable) -> Table:
+        try:
+            table = Table(stored.id, TableConfig.from_json(stored.config), stored.created)
+            for item in stored.events:
+                table.apply(item)
+        except (PaiuteError, KeyError, TypeError, ValueError) as error:
+            log.error("table %s cannot be rebuilt from its events: %s", stored.id, error)
+            raise ServiceError("unavailable", f"table {stored.id!r} cannot be read back") from None
+        # A clock that ran while the server was down starts again (nobody could move).
+        table.turn_started = max(table.turn_started, self.clock())
+        return table
+
+    async def _refresh(self, rt: Runtime) -> None:
+        async with rt.lock:
+            missed = await self._db(self.store.events_after, rt.table.id, rt.table.version)
+            self._apply(rt, missed)
+        if missed:
+            self._kick(rt)
+
+    def _notified(self, table_id: str, version: int) -> None:
+        """Another process committed ``version`` of a table: catch up if we hold it."""
+        rt = self.runtimes.get(table_id)
+        if rt is None or rt.table.version >= version or self._closing:
+            return
+        self._spawn(self._refresh(rt))
+
+    async def _catch_up_all(self) -> None:
+        for rt in list(self.runtimes.values()):
+            await self._refresh(rt)
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        async def run() -> None:
+            try:
+                await work
+            except ServiceError as error:
+                log.warning("catching up failed: %s", error.message)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # -- the one path that changes a table ---------------------------------------------------
+
+    async def _commit(
+        self,
+        rt: Runtime,
+        plan: Plan,
+        *,
+        client: tuple[str, str] | None = None,
+        expected: int | None = None,
+    ) -> int:
+        """Plan, store, then apply and fan out (see the module's docstring); the new version."""
+        # Shielded: once started, a change is stored and applied even if the caller goes away.
+        task = asyncio.get_running_loop().create_task(self._commit_now(rt, plan, client, expected))
+        return await asyncio.shield(task)
+
+    async def _commit_now(
+        self, rt: Runtime, plan: Plan, client: tuple[str, str] | None, expected: int | None
+    ) -> int:
+        async with rt.lock:
+            table = rt.table
+            locked: Locked | None = None
+            if self.store.shared:
+                locked = await self._db(self.store.lock, table.id, table.version)
+            try:
+                if locked is not None and locked.missed:
+                    self._apply(rt, locked.missed)
+                if client is not None and client in table.clients:
+                    return table.clients[client]  # a repeated id: the first answer, nothing applied
+                if expected is not None and expected != table.version:
+                    raise ServiceError(
+                        "conflict",
+                        f"the table has moved on: it is at version {table.version}, not {expected}",
+                    )
+                drafts = plan(table)
+                if client is not None:
+                    last = drafts[-1]
+                    secret = {**last.secret, "client": {"actor": client[0], "id": client[1]}}
+                    drafts[-1] = dataclasses.replace(last, secret=secret)
+                events = table.number(drafts, self.clock())
+                status = status_after(table.status, drafts)
+                try:
+                    await self._thread(self.store.append, table.id, events, status, locked)
+                    locked = None  # committed and closed by append
+                except (SQLAlchemyError, DatabaseError) as error:
+                    locked = None
+                    log.error("table %s: storing version %d failed: %s", table.id, events[0].version, error)
+                    await self._reload(rt)
+                    raise ServiceError("unavailable", "the change could not be stored; try again") from None
+            finally:
+                if locked is not None:
+                    await self._thread(self.store.abort, locked)
+            try:
+                self._apply(rt, events)
+            except Exception:  # a bug: memory must still match the database
+                log.exception(
+                    "table %s: applying version %d failed; reading it back", table.id, events[0].version
+                )
+                await self._reload(rt)
+        self._kick(rt)
+        return events[-1].version
+
+    def _apply(self, rt: Runtime, events: list[TableEvent]) -> None:
+        """Apply committed events to memory and fan each one out."""
+        for item in events:
+            rt.table.apply(item)
+            self._broadcast(rt, item)
+
+    async def _reload(self, rt: Runtime) -> None:
+        """Read a table back from the database after a failed write (memory must match it)."""
+        stored = await self._thread(self.store.load, rt.table.id)
+        if stored is not None:
+            table = self._build(stored)
+            for item in table.events[rt.table.version :]:
+                self._broadcast_on(rt, table, item)
+            rt.table = table
+
+    def _broadcast(self, rt: Runtime, item: TableEvent) -> None:
+        self._broadcast_on(rt, rt.table, item)
+
+    def _broadcast_on(self, rt: Runtime, table: Table, item: TableEvent) -> None:
+        if not rt.subscribers:
+            return
+        presence = rt.presence()
+        texts: dict[int | None, str] = {}
+        for sub in list(rt.subscribers):
+            text = texts.get(sub.seat)
+            if text is None:
+                try:
+                    message = {
+                        "type": "update",
+                        "version": item.version,
+                        "event": views.event_for(table, item, sub.seat),
+                        "state": views.view_for(table, sub.seat, presence),
+                    }
+                except Exception:  # a bug in a view must not stop the others' updates
+                    log.exception(
+                        "table %s: building version %d for seat %s", table.id, item.version, sub.seat
+                    )
+                    sub.drop()
+                    continue
+                text = texts[sub.seat] = json.dumps(message, separators=(",", ":"))
+            sub.push(text)
+
+    # -- automation: bots, clocks, the next deal ------------------------------------------------
+
+    def _kick(self, rt: Runtime) -> None:
+        if self._closing:
+            return
+        if rt.task is None or rt.task.done():
+            rt.task = asyncio.get_running_loop().create_task(self._automate(rt), name=f"table-{rt.table.id}")
+        else:
+            rt.wake.set()
+
+    def _next_step(self, table: Table) -> _Step | None:
+        settings = self.settings
+        if table.status == "deal_over":
+            return _Step("next", None, table.changed + settings.deal_pause, table.version)
+        actor = table.actor()
+        if actor is None:
+            return None
+        if table.is_bot(actor):
+            return _Step("bot", actor, table.changed + settings.bot_delay, table.version)
+        seconds = table.config.turn_seconds
+        if seconds is not None:
+            return _Step("clock", actor, table.turn_started + seconds, table.version)
+        return None
+
+    async def _automate(self, rt: Runtime) -> None:
+        failures = 0
+        while not self._closing:
+            step = self._next_step(rt.table)
+            if step is None:
+                self._forget_if_closed(rt)
+                return
+            delay = step.due - self.clock()
+            if delay > 0:
+                rt.wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(rt.wake.wait(), timeout=delay)
+                continue
+            try:
+                await self._run_step(rt, step)
+            except ServiceError as error:
+                if error.code != "conflict":
+                    log.warning("table %s: %s step failed: %s", rt.table.id, step.kind, error.message)
+            except Exception:
+                log.exception("table %s: %s step failed", rt.table.id, step.kind)
+            if rt.table.version == step.version:  # nothing moved: do not spin
+                failures += 1
+                await asyncio.sleep(min(5.0, 0.05 * 2**failures))
+            else:
+                failures = 0
+
+    async def _run_step(self, rt: Runtime, step: _Step) -> None:
+        table = rt.table
+        seat = step.seat
+        plan: Plan
+        if step.kind == "next":
+            plan = Table.plan_next
+        elif step.kind == "clock":
+            assert seat is not None
+            player = self._clock_player
+            plan = lambda t: t.plan_timeout(seat, player)  # noqa: E731
+        elif table.status == "cut":
+            assert seat is not None
+            plan = lambda t: t.plan_cut(seat, None, "bot")  # noqa: E731
+        else:
+            assert seat is not None
+            deal = table.deal
+            assert deal is not None
+            bot = rt.players.get(seat)
+            if bot is None:
+                spec = table.seats[seat].bot
+                assert spec is not None
+                bot = rt.players[seat] = make_player(spec)
+            action = await asyncio.to_thread(bot.act, deal.observation(seat))  # R9: only its view
+            plan = lambda t: t.plan_action(seat, action, "bot")  # noqa: E731
+        await self._commit(rt, plan, expected=step.version)
+
+    # -- requests ---------------------------------------------------------------------------
+
+    def seat_for(
+        self, rt: Runtime, token: str | None, *, required: bool, lenient: bool = False
+    ) -> int | None:
+        """The seat a token holds. A token that holds none is refused, or with ``lenient`` (a
+        stale cookie) read as a spectator; a missing token is refused when ``required``."""
+        if token is None:
+            if required:
+                raise ServiceError("bad_token", "this needs your seat token (Authorization: Bearer TOKEN)")
+            return None
+        seat = rt.table.seat_of(hash_token(token))
+        if seat is None and not lenient:
+            raise ServiceError("bad_token", "this seat token is not valid at this table")
+        return seat
+
+    async def create(self, request: dict[str, Any]) -> dict[str, Any]:
+        """A new table with its creator at seat 0."""
+        options = dict(request.get("options") or {})
+        if request.get("stake") is not None:
+            options["stake"] = request["stake"]
+        try:
+            rules = RuleSet.from_preset(request.get("preset", "pagat"), **options)
+            config = TableConfig(
+                name=_clean_table_name(request.get("name") or "Paiute table"),
+                rules=rules,
+                seats=request["seats"],
+                chips=request["chips"],
+                bots=request.get("bots"),
+                private=bool(request.get("private")),
+                turn_seconds=request.get("turn_seconds"),
+                max_deals=request.get("max_deals"),
+                invite=secrets.token_urlsafe(9) if request.get("private") else None,
+            )
+        except PaiuteError as error:
+            raise ServiceError("bad_request", str(error), _rule_of(str(error))) from None
+        table_id = secrets.token_urlsafe(8)
+        token = new_token()
+        now = self.clock()
+        table = Table(table_id, config, now)
+        events = table.number(
+            table.plan_join(request["player_name"], 0, hash_token(token), config.invite), now
+        )
+        await self._db(self.store.create, table_id, config.to_json(), config.private, now, events)
+        for item in events:
+            table.apply(item)
+        rt = Runtime(table)
+        self.runtimes[table_id] = rt
+        return {
+            "table": views.summary(table, rt.presence()),
+            "seat": 0,
+            "token": token,
+            "seat_link": f"/t/{table_id}#seat={token}",
+            "invite": None if config.invite is None else f"/t/{table_id}?invite={config.invite}",
+        }
+
+    async def join(self, table_id: str, name: str, seat: int | None, invite: str | None) -> dict[str, Any]:
+        rt = await self.runtime(table_id)
+        token = new_token()
+        digest = hash_token(token)
+        await self._commit(rt, lambda t: t.plan_join(name, seat, digest, invite))
+        taken = rt.table.seat_of(digest)
+        return {"seat": taken, "token": token, "seat_link": f"/t/{table_id}#seat={token}"}
+
+    async def command(
+        self, table_id: str, token: str | None, kind: str, client_id: str, fields: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A seated player's message: ``action``, ``cut``, ``chat``, ``start`` or ``leave``."""
+        rt = await self.runtime(table_id)
+        seat = self.seat_for(rt, token, required=True)
+        assert seat is not None
+        assert token is not None
+        claimed = fields.get("seat")
+        if claimed is not None and claimed != seat:
+            raise ServiceError(
+                "forbidden", f"your token holds seat {seat}: you cannot act for seat {claimed}"
+            )
+        plan: Plan
+        if kind == "action":
+            try:
+                action = Action.parse(str(fields.get("action", "")))
+            except PaiuteError as error:
+                raise ServiceError("bad_request", str(error)) from None
+            plan = lambda t: t.plan_action(seat, action, "player")  # noqa: E731
+        elif kind == "cut":
+            position = fields.get("position")
+            plan = lambda t: t.plan_cut(seat, position, "player")  # noqa: E731
+        elif kind == "chat":
+            line = str(fields.get("text", ""))
+            plan = lambda t: t.plan_chat(seat, line)  # noqa: E731
+        elif kind == "start":
+            plan = lambda t: t.plan_start(seat)  # noqa: E731
+        elif kind == "leave":
+            plan = lambda t: t.plan_leave(seat)  # noqa: E731
+        else:
+            raise ServiceError("bad_request", f"unknown message type {kind!r}")
+        version = await self._commit(
+            rt, plan, client=(hash_token(token), client_id), expected=fields.get("expected_version")
+        )
+        return {"id": client_id, "version": version}
+
+    async def list_tables(self) -> dict[str, Any]:
+        found = []
+        for table_id in await self._db(self.store.public_ids, self.settings.list_limit):
+            try:
+                rt = await self.runtime(table_id)
+            except ServiceError:
+                continue
+            if rt.table.status != "closed" and not rt.table.config.private:
+                found.append(views.summary(rt.table, rt.presence()))
+        return {"tables": found}
+
+    async def state(self, table_id: str, token: str | None, *, lenient: bool = False) -> dict[str, Any]:
+        rt = await self.runtime(table_id, fresh=True)
+        seat = self.seat_for(rt, token, required=False, lenient=lenient)
+        return views.view_for(rt.table, seat, rt.presence())
+
+    async def events(
+        self, table_id: str, token: str | None, since: int, *, lenient: bool = False
+    ) -> dict[str, Any]:
+        rt = await self.runtime(table_id, fresh=True)
+        seat = self.seat_for(rt, token, required=False, lenient=lenient)
+        return {"version": rt.table.version, "events": views.events_for(rt.table, since, seat)}
+
+    async def record(self, table_id: str) -> Record:
+        return views.record_for((await self.runtime(table_id, fresh=True)).table)
+
+    async def proof(self, table_id: str, number: int) -> dict[str, Any]:
+        return views.proof_for((await self.runtime(table_id, fresh=True)).table, number)
+
+    async def replay(self, table_id: str, number: int) -> dict[str, Any]:
+        return views.replay_for((await self.runtime(table_id, fresh=True)).table, number)
+
+    # -- connections --------------------------------------------------------------------------
+
+    async def connect(
+        self, table_id: str, token: str | None, since: int | None
+    ) -> tuple[Runtime, Subscriber, dict[str, Any]]:
+        """Register a connection and build its welcome, with no update lost or repeated between."""
+        rt = await self.runtime(table_id, fresh=True)
+        seat = self.seat_for(rt, token, required=False)
+        sub = Subscriber(seat)
+        # No await from here on: the welcome is version N and the queue gets N+1 onwards.
+        rt.subscribers.add(sub)
+        table = rt.table
+        welcome = {
+            "type": "welcome",
+            "seat": seat,
+            "version": table.version,
+            "state": views.view_for(table, seat, rt.presence()),
+            "events": [] if since is None else views.events_for(table, since, seat),
+        }
+        sub.push(json.dumps(welcome, separators=(",", ":")))  # first in the queue
+        return rt, sub, welcome
+
+    def disconnect(self, rt: Runtime, sub: Subscriber) -> None:
+        rt.subscribers.discard(sub)
+        self._forget_if_closed(rt)
+
+    def _forget_if_closed(self, rt: Runtime) -> None:
+        """A closed table nobody watches leaves memory (it is read back if asked for again)."""
+        table_id = rt.table.id
+        if rt.table.status == "closed" and not rt.subscribers and self.runtimes.get(table_id) is rt:
+            del self.runtimes[table_id]
+
+
+def _clean_table_name(name: str) -> str:
+    text = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+    if not 1 <= len(text) <= 60:
+        raise ServiceError("bad_request", "a table name has 1 to 60 characters")
+    return text
+
+
+def _rule_of(message: str) -> str | None:
+    """The rule ID a rules error starts with (``R2.1 ...``), if any."""
+    head = message.split(" ", 1)[0]
+    return head if head.startswith("R") and head[1:2].isdigit() else None

@@ -1,0 +1,612 @@
+"""One table in memory: pure state rebuilt from its stored events, and plans for new events.
+
+A table is the log of its events (version 1, 2, ...). :meth:`Table.apply` replays one stored
+event; the server's memory is always the replay of what the database holds, whether the events
+were just written by this process, by another process sharing the database, or read back after
+a restart. Nothing here does I/O.
+
+To accept a request the service asks for a *plan* (``plan_action``, ``plan_cut``...): a list
+of :class:`Draft` events worked out on a copy of the deal, so the table itself is untouched
+until the drafts are committed. Chance enters only in plans (R10.1: the secure source); the
+decided orders are written into the drafts' server-only ``secret`` part, and replaying them
+takes no randomness at all (:class:`QueuedChance`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter, deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from paiute.actions import Action
+from paiute.cards import Card
+from paiute.chance import RecordedChance, SecureChance
+from paiute.deal import Deal, Event, Phase
+from paiute.errors import IllegalActionError, PaiuteError
+from paiute.fairness import (
+    SCHEME,
+    CommittingChance,
+    DealCommitment,
+    RebuildCommitment,
+    commitment_hash,
+    cut,
+    new_salt,
+    secure_order,
+)
+from paiute.match import Match
+from paiute.players import Player
+from paiute.rules import RuleSet
+from paiute.server.errors import ServiceError
+
+__all__ = [
+    "BOTS",
+    "DealProof",
+    "Draft",
+    "QueuedChance",
+    "Seat",
+    "Table",
+    "TableConfig",
+    "TableEvent",
+    "status_after",
+]
+
+#: The bots a table may seat (a closed list: a client cannot ask for an expensive search).
+BOTS: tuple[str, ...] = ("greedy", "random", "ismcts:ms=200")
+#: Where the clock and timeouts play for a seat (the issue: the server plays a greedy turn).
+CLOCK_BOT = "greedy"
+NAME_LIMIT = 32
+CHAT_LIMIT = 200
+CHAT_KEPT = 50
+STATUSES = ("waiting", "cut", "playing", "deal_over", "closed")
+
+
+# -- configuration and seats --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """What the creator chose; fixed for the table's life."""
+
+    name: str
+    rules: RuleSet
+    seats: int
+    chips: int
+    bots: str | None = None
+    private: bool = False
+    turn_seconds: int | None = None
+    max_deals: int | None = None
+    invite: str | None = None  # the invitation code of a private table
+
+    def __post_init__(self) -> None:
+        self.rules.check_players(self.seats)  # R2.1, R4.6
+        if self.bots is not None and self.bots not in BOTS:
+            raise PaiuteError(f"unknown bot {self.bots!r} (bots: {', '.join(BOTS)})")
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "rules": self.rules.to_dict(),
+            "seats": self.seats,
+            "chips": self.chips,
+            "bots": self.bots,
+            "private": self.private,
+            "turn_seconds": self.turn_seconds,
+            "max_deals": self.max_deals,
+            "invite": self.invite,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableConfig:
+        return cls(
+            name=data["name"],
+            rules=RuleSet.from_dict(data["rules"]),
+            seats=data["seats"],
+            chips=data["chips"],
+            bots=data.get("bots"),
+            private=data.get("private", False),
+            turn_seconds=data.get("turn_seconds"),
+            max_deals=data.get("max_deals"),
+            invite=data.get("invite"),
+        )
+
+
+@dataclass(slots=True)
+class Seat:
+    """A seat: empty (``name is None``), a person holding a token (its hash), or a bot."""
+
+    name: str | None = None
+    token: str | None = None  # SHA-256 hex of the seat token, never the token itself
+    bot: str | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.name is not None
+
+
+# -- events -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """An event not yet stored: its type, seat, public data and server-only secret data."""
+
+    type: str
+    seat: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    secret: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class TableEvent:
+    """A stored event. ``data`` may be shown (through the views); ``secret`` never is.
+
+    ``engine`` and ``deal`` are filled in memory by :meth:`Table.apply`: the engine's record
+    of an action (whose drawn card the views hide from other seats, R9) and the deal number.
+    """
+
+    version: int
+    type: str
+    seat: int | None
+    data: dict[str, Any]
+    secret: dict[str, Any]
+    created: float
+    engine: Event | None = None
+    deal: int | None = None
+
+
+@dataclass(slots=True)
+class DealProof:
+    """Everything R10.2 reveals of a deal once it has ended."""
+
+    sha256: str
+    salt: str
+    shuffled: tuple[Card, ...]
+    position: int | None = None
+    rebuilds: list[RebuildCommitment] = field(default_factory=list)
+
+    @property
+    def commitment(self) -> DealCommitment:
+        return DealCommitment(self.sha256, self.salt, self.position, tuple(self.rebuilds))
+
+    def public_json(self) -> dict[str, object]:
+        """What may be shown while the deal lasts: the hashes only."""
+        return self.commitment.public_json()
+
+    def record_json(self) -> dict[str, object]:
+        """The ``commitment`` of a finished deal in a paiute-record/1 file (RECORD.md)."""
+        return self.commitment.to_json()
+
+    def proof_json(self) -> dict[str, object]:
+        """The proof endpoint's body (docs/web-protocol.md)."""
+        assert self.position is not None
+        return {
+            "scheme": SCHEME,
+            "sha256": self.sha256,
+            "salt": self.salt,
+            "cut": self.position,
+            "shuffled": [str(card) for card in self.shuffled],
+            "deck": [str(card) for card in cut(self.shuffled, self.position)],
+            "rebuilds": [
+                {"sha256": made.sha256, "salt": made.salt, "order": [str(card) for card in made.order]}
+                for made in self.rebuilds
+            ],
+        }
+
+
+class QueuedChance:
+    """The chance of a server deal: each rebuild (R4.6) takes the next order queued.
+
+    Orders are decided securely (R10.1) while planning, stored, and only then queued here and
+    applied, so a replay after a restart deals exactly the same stock.
+    """
+
+    __slots__ = ("_orders",)
+
+    def __init__(self) -> None:
+        self._orders: deque[tuple[Card, ...]] = deque()
+
+    def push(self, order: Sequence[Card]) -> None:
+        self._orders.append(tuple(order))
+
+    def shuffle(self, cards: list[Card]) -> None:
+        if not self._orders:
+            raise PaiuteError("R4.6 a rebuild with no stored stock order")
+        order = self._orders.popleft()
+        if Counter(order) != Counter(cards):
+            raise PaiuteError("R4.6 the stored stock order is not the cards the rebuild moves")
+        cards[:] = order
+
+    def below(self, n: int) -> int:
+        raise PaiuteError("a server deal draws nothing at random outside its plans")
+
+
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    """A committed, shuffled pack waiting for its cut (R2.4, R10.2)."""
+
+    deal: int
+    dealer: int
+    cutter: int
+    proof: DealProof
+
+
+# -- the table ----------------------------------------------------------------------------
+
+
+class Table:
+    """The state of one table: seats, status, the match, the event log and the chat."""
+
+    def __init__(self, table_id: str, config: TableConfig, created: float = 0.0) -> None:
+        self.id = table_id
+        self.config = config
+        self.created = created
+        self.seats = [Seat() for _ in range(config.seats)]
+        self.status = "waiting"
+        self.version = 0
+        self.events: list[TableEvent] = []
+        self.match: Match | None = None
+        self.proofs: list[DealProof] = []  # one per started deal, in order
+        self.chat: deque[TableEvent] = deque(maxlen=CHAT_KEPT)
+        self.clients: dict[tuple[str, str], int] = {}  # (token hash, client id) -> version
+        self.last_actions: dict[int, TableEvent] = {}  # each seat's last action (the views)
+        self.turn_started = created  # when the seat to act now began to (the clock)
+        self.changed = created  # when the last event was stored
+        self._pending: _Pending | None = None
+        self._chance: QueuedChance | None = None
+        self._tokens: dict[str, int] = {}
+
+    # -- what the table is now -------------------------------------------------------------
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.config.rules
+
+    @property
+    def deal(self) -> Deal | None:
+        return None if self.match is None else self.match.deal
+
+    @property
+    def deal_number(self) -> int | None:
+        """The current (or last) deal, counted from 1."""
+        return None if self.match is None or not self.match.deals else len(self.match.deals)
+
+    @property
+    def finished_deals(self) -> int:
+        return 0 if self.match is None else len(self.match.results)
+
+    @property
+    def cutter(self) -> int | None:
+        """The seat that must cut now (R2.4), None once the cut is made."""
+        pending = self._pending
+        if pending is None or self.status != "cut" or pending.proof.position is not None:
+            return None
+        return pending.cutter
+
+    @property
+    def pending_proof(self) -> DealProof | None:
+        """The commitment of the deal being cut or played (its hashes may be shown)."""
+        if self.status == "cut" and self._pending is not None:
+            return self._pending.proof
+        if self.status == "playing" and self.proofs:
+            return self.proofs[-1]
+        return None
+
+    def names(self) -> list[str | None]:
+        return [seat.name for seat in self.seats]
+
+    def seat_of(self, token_hash: str | None) -> int | None:
+        """The seat a token (its hash) holds, or None."""
+        return None if token_hash is None else self._tokens.get(token_hash)
+
+    def actor(self) -> int | None:
+        """The seat whose move the table waits for: the cutter (R2.4) or the seat to play."""
+        if self.status == "cut":
+            return self.cutter
+        deal = self.deal
+        if self.status == "playing" and deal is not None and not deal.is_over:
+            return deal.current_seat
+        return None
+
+    def is_bot(self, seat: int) -> bool:
+        return self.seats[seat].bot is not None
+
+    def is_finished(self, number: int) -> bool:
+        """Whether deal ``number`` (from 1) has ended."""
+        return 1 <= number <= self.finished_deals
+
+    # -- replaying stored events -----------------------------------------------------------
+
+    def apply(self, event: TableEvent) -> None:
+        """Replay one stored event (the next version); a corrupt log raises PaiuteError."""
+        if event.version != self.version + 1:
+            raise PaiuteError(f"table {self.id}: event {event.version} after version {self.version}")
+        handler = getattr(self, f"_on_{event.type}", None)
+        if handler is None:
+            raise PaiuteError(f"table {self.id}: unknown event type {event.type!r}")
+        handler(event)
+        number = event.data.get("deal")
+        event.deal = number if isinstance(number, int) else self.deal_number
+        self.version = event.version
+        self.events.append(event)
+        self.changed = event.created
+        client = event.secret.get("client")
+        if client is not None:
+            self.clients[(client["actor"], client["id"])] = event.version
+
+    def _on_joined(self, event: TableEvent) -> None:
+        assert event.seat is not None
+        token = event.secret.get("token")
+        self.seats[event.seat] = Seat(event.data["name"], token, None)
+        if token is not None:
+            self._tokens[token] = event.seat
+
+    def _on_left(self, event: TableEvent) -> None:
+        assert event.seat is not None
+        token = self.seats[event.seat].token
+        if token is not None:
+            self._tokens.pop(token, None)
+        self.seats[event.seat] = Seat()
+
+    def _on_started(self, event: TableEvent) -> None:
+        for key, spec in event.data["bots"].items():
+            seat = int(key)
+            self.seats[seat] = Seat(event.data["names"][seat], None, spec)
+        names = [seat.name or f"Seat {index + 1}" for index, seat in enumerate(self.seats)]
+        self.match = Match(
+            self.rules,
+            names,
+            balances=[self.config.chips] * len(names),
+            chance=RecordedChance(()),  # every shuffle is decided in a plan, never drawn here
+            dealer=event.data["dealer"],
+        )
+
+    def _on_commitment(self, event: TableEvent) -> None:
+        order = tuple(Card.parse(text) for text in event.secret["order"])
+        proof = DealProof(event.data["sha256"], event.secret["salt"], order)
+        data = event.data
+        self._pending = _Pending(data["deal"], data["dealer"], data["cutter"], proof)
+        self.status = "cut"
+        self.turn_started = event.created
+
+    def _on_cut(self, event: TableEvent) -> None:
+        assert self._pending is not None
+        self._pending.proof.position = event.data["position"]
+
+    def _on_deal(self, event: TableEvent) -> None:
+        assert self.match is not None
+        assert self._pending is not None
+        proof = self._pending.proof
+        assert proof.position is not None
+        self._chance = QueuedChance()
+        self.match.start_deal(cut(proof.shuffled, proof.position), chance=self._chance)
+        self.proofs.append(proof)
+        self._pending = None
+        self.last_actions.clear()
+        self.status = "playing"
+        self.turn_started = event.created
+
+    def _on_action(self, event: TableEvent) -> None:
+        assert self.match is not None
+        assert self._chance is not None
+        rebuild = event.secret.get("rebuild")
+        if rebuild is not None:
+            order = tuple(Card.parse(text) for text in rebuild["order"])
+            self._chance.push(order)
+            made = RebuildCommitment(event.data["rebuild"]["sha256"], rebuild["salt"], order)
+            self.proofs[-1].rebuilds.append(made)
+        event.engine = self.match.apply(Action.parse(event.data["action"]))
+        assert event.seat is not None
+        self.last_actions[event.seat] = event
+        deal = self.match.deal
+        assert deal is not None
+        if deal.phase is Phase.DRAW:  # a new turn began
+            self.turn_started = event.created
+
+    def _on_deal_over(self, event: TableEvent) -> None:
+        self.status = "deal_over"
+
+    def _on_timeout(self, event: TableEvent) -> None:
+        pass
+
+    def _on_chat(self, event: TableEvent) -> None:
+        self.chat.append(event)
+
+    def _on_closed(self, event: TableEvent) -> None:
+        self.status = "closed"
+
+    def number(self, drafts: Iterable[Draft], created: float) -> list[TableEvent]:
+        """Give ``drafts`` the next versions, ready to store."""
+        return [
+            TableEvent(self.version + index, draft.type, draft.seat, draft.data, draft.secret, created)
+            for index, draft in enumerate(drafts, start=1)
+        ]
+
+    # -- plans: what a request would add (nothing changes here) -------------------------------
+
+    def plan_join(self, name: str, seat: int | None, token_hash: str, invite: str | None) -> list[Draft]:
+        if self.status != "waiting":
+            raise ServiceError("conflict", "the match has started: you can watch it as a spectator")
+        if self.config.private and invite != self.config.invite:
+            raise ServiceError("forbidden", "this table is private: joining needs its invitation link")
+        name = clean_name(name)
+        free = [index for index, held in enumerate(self.seats) if not held.taken]
+        if seat is None:
+            if not free:
+                raise ServiceError("conflict", "every seat is taken")
+            seat = free[0]
+        elif not 0 <= seat < len(self.seats):
+            raise ServiceError("bad_request", f"R2.2 seat {seat} is not one of the {len(self.seats)} seats")
+        elif seat not in free:
+            raise ServiceError("conflict", f"seat {seat} is taken")
+        return [Draft("joined", seat, {"name": name}, {"token": token_hash})]
+
+    def plan_leave(self, seat: int) -> list[Draft]:
+        if self.status != "waiting":
+            raise ServiceError("conflict", "the match has started: a seat can only be left before the start")
+        return [Draft("left", seat)]
+
+    def plan_start(self, seat: int) -> list[Draft]:
+        if self.status != "waiting":
+            raise ServiceError("conflict", "the match has already started")
+        empty = [index for index, held in enumerate(self.seats) if not held.taken]
+        spec = self.config.bots
+        if empty and spec is None:
+            raise ServiceError(
+                "conflict",
+                f"seat(s) {', '.join(map(str, empty))} are empty and this table has no bots to fill them",
+            )
+        bots = {str(index): spec for index in empty}
+        names: list[str | None] = self.names()
+        for index in empty:
+            assert spec is not None
+            names[index] = bot_name(spec, index, names)
+        # R2.3: the first dealer is chosen at random (R10.1: securely).
+        dealer = secrets.randbelow(len(self.seats))
+        started = Draft("started", seat, {"bots": bots, "names": names, "dealer": dealer})
+        return [started, self._commit_deal(1, dealer)]
+
+    def plan_next(self) -> list[Draft]:
+        """After a deal: the next deal's commitment, or the end of the match."""
+        if self.status != "deal_over":
+            raise ServiceError("conflict", "no deal has just ended")
+        assert self.match is not None
+        reason = self._end_reason()
+        if reason is not None:
+            return [Draft("closed", None, {"reason": reason})]
+        return [self._commit_deal(len(self.match.deals) + 1, self.match.next_dealer)]
+
+    def _end_reason(self) -> str | None:
+        assert self.match is not None
+        limit = self.config.max_deals
+        if limit is not None and len(self.match.results) >= limit:
+            return f"the {limit} deals of the match have been played"
+        rules = self.rules
+        short = [
+            index
+            for index, balance in enumerate(self.match.balances)
+            if (balance < rules.stake if rules.payout == "pot" else balance <= 0)
+        ]
+        if short:
+            names = ", ".join(self.match.players[index] for index in short)
+            return f"{names} cannot pay the next stake (R8.2)"
+        return None
+
+    def _commit_deal(self, number: int, dealer: int) -> Draft:
+        # R10.2: a secure, uniform order (R10.1), a secret salt, the hash published before the cut.
+        order = secure_order(self.rules.jokers)
+        salt = new_salt()
+        cutter = (dealer - 1) % len(self.seats)  # R2.4: the player to the dealer's right
+        data = {"deal": number, "dealer": dealer, "cutter": cutter, "sha256": commitment_hash(order, salt)}
+        return Draft("commitment", cutter, data, {"order": [str(card) for card in order], "salt": salt})
+
+    def plan_cut(self, seat: int, position: int | None, by: str) -> list[Draft]:
+        if self.cutter is None or self._pending is None:
+            raise ServiceError("conflict", "no pack is waiting to be cut")
+        if seat != self._pending.cutter:
+            raise ServiceError(
+                "not_your_turn", f"R2.4 the player to the dealer's right (seat {self._pending.cutter}) cuts"
+            )
+        size = self.rules.pack_size
+        if position is None:
+            position = secrets.randbelow(size)  # a cut on the cutter's behalf (R2.4, R10.1)
+        elif not 0 <= position < size:
+            raise ServiceError("bad_request", f"R2.4 the cut is a position from 0 to {size - 1}", "R2.4")
+        number = self._pending.deal
+        return [
+            Draft("cut", seat, {"deal": number, "position": position, "by": by}),
+            Draft("deal", self._pending.dealer, {"deal": number}),
+        ]
+
+    def plan_action(self, seat: int, action: Action, by: str) -> list[Draft]:
+        """One action by ``seat``; refused with the rule it breaks (R4, R6, R7)."""
+        deal = self._playing_deal()
+        if seat != deal.current_seat:
+            raise ServiceError(
+                "not_your_turn", f"R4.1 it is seat {deal.current_seat}'s turn, not seat {seat}'s"
+            )
+        chance = CommittingChance(SecureChance())
+        return self._play(deal.copy(chance), chance, action, seat, by)
+
+    def plan_turn(self, seat: int, player: Player, by: str, *, whole_turn: bool) -> list[Draft]:
+        """``player`` (a bot) plays for ``seat``: one action, or the rest of its turn."""
+        deal = self._playing_deal()
+        if seat != deal.current_seat:
+            raise ServiceError("not_your_turn", f"R4.1 it is seat {deal.current_seat}'s turn")
+        chance = CommittingChance(SecureChance())
+        trial = deal.copy(chance)
+        drafts: list[Draft] = []
+        for _ in range(2):  # a turn is a draw and a discard or call (R4.2)
+            drafts += self._play(trial, chance, player.act(trial.observation(seat)), seat, by)
+            if not whole_turn or trial.is_over or trial.current_seat != seat or trial.phase is Phase.DRAW:
+                break
+        return drafts
+
+    def _playing_deal(self) -> Deal:
+        deal = self.deal
+        if self.status != "playing" or deal is None or deal.is_over:
+            raise ServiceError("conflict", f"no deal is being played (the table is {self.status})")
+        return deal
+
+    def _play(self, trial: Deal, chance: CommittingChance, action: Action, seat: int, by: str) -> list[Draft]:
+        before = trial.rebuilds
+        try:
+            trial.apply(action)
+        except IllegalActionError as error:
+            raise ServiceError("illegal_action", str(error), error.rule) from None
+        data: dict[str, Any] = {"action": str(action), "by": by}
+        secret: dict[str, Any] = {}
+        if trial.rebuilds > before:  # R4.6, R10.2: the rebuilt stock is committed and stored
+            made = chance.rebuilds[-1]
+            data["rebuild"] = {"sha256": made.sha256}
+            secret["rebuild"] = {"order": [str(card) for card in made.order], "salt": made.salt}
+        drafts = [Draft("action", seat, data, secret)]
+        if trial.is_over:
+            drafts.append(Draft("deal_over", None, {}))
+        return drafts
+
+    def plan_chat(self, seat: int, text: str) -> list[Draft]:
+        if self.status == "closed":
+            raise ServiceError("conflict", "the table is closed")
+        return [Draft("chat", seat, {"name": self.seats[seat].name, "text": clean_chat(text)})]
+
+    def plan_timeout(self, seat: int, player: Player) -> list[Draft]:
+        """The clock ran out for ``seat``: the server plays its turn (or cut) and says so."""
+        timeout = Draft("timeout", seat, {})
+        if self.status == "cut":
+            return [timeout, *self.plan_cut(seat, None, "clock")]
+        return [timeout, *self.plan_turn(seat, player, "clock", whole_turn=True)]
+
+
+_STATUS_AFTER = {"commitment": "cut", "deal": "playing", "deal_over": "deal_over", "closed": "closed"}
+
+
+def status_after(status: str, drafts: Iterable[Draft]) -> str:
+    """The table's status once ``drafts`` are applied (kept in the database for listing)."""
+    for draft in drafts:
+        status = _STATUS_AFTER.get(draft.type, status)
+    return status
+
+
+def clean_name(name: str) -> str:
+    """A display name: printable, 1 to 32 characters."""
+    text = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+    if not 1 <= len(text) <= NAME_LIMIT:
+        raise ServiceError("bad_request", f"a name has 1 to {NAME_LIMIT} characters")
+    return text
+
+
+def clean_chat(text: str) -> str:
+    """A chat line: printable, 1 to 200 characters."""
+    line = " ".join("".join(ch for ch in text if ch.isprintable()).split())
+    if not 1 <= len(line) <= CHAT_LIMIT:
+        raise ServiceError("bad_request", f"a chat line has 1 to {CHAT_LIMIT} characters")
+    return line
+
+
+def bot_name(spec: str, seat: int, taken: Sequence[str | None]) -> str:
+    """A bot's display name, e.g. "Greedy 3" for a greedy bot at seat 2."""
+    base = spec.split(":")[0].upper() if spec.startswith("ismcts") else spec.split(":")[0].capitalize()
+    name = f"{base} {seat + 1}"
+    return name if name not in taken else f"{base} bot {seat + 1}"

@@ -1,0 +1,191 @@
+"""The WebSocket of a table, ``/ws/tables/{table_id}`` (docs/web-protocol.md).
+
+The first message must be ``hello`` (with the seat token, or null for a spectator, and the
+last version the client saw); the server answers ``welcome`` with the state and exactly the
+events after that version, then an ``update`` for every change. Messages with an ``id``
+(``action``, ``cut``, ``chat``, ``start``, ``leave``) are answered with ``ack`` or ``error``;
+a repeated id gets the first ``ack`` again and is not applied twice. Each message is at most
+4096 bytes and a connection may send about 20 a second; past that the message is refused
+(``too_large``, ``rate_limited``) and changes nothing.
+
+Everything this connection is sent goes through its queue in order, so an ``ack`` always
+follows the ``update`` of the change it acknowledges.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from paiute.server.api import ActionBody, ChatBody, CutBody, StartBody
+from paiute.server.errors import ServiceError
+from paiute.server.limits import TokenBucket
+from paiute.server.pubsub import Subscriber
+from paiute.server.service import Runtime, Service
+
+__all__ = ["table_socket"]
+
+HELLO_SECONDS = 15.0
+#: Refused messages in a row after which a flooding connection is closed.
+STRIKES = 200
+_TABLE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_MODELS: dict[str, type[BaseModel]] = {
+    "action": ActionBody,
+    "cut": CutBody,
+    "chat": ChatBody,
+    "start": StartBody,
+    "leave": StartBody,
+}
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+def _error(error: ServiceError, client_id: str | None = None) -> str:
+    return _dumps({"type": "error", "id": client_id, "error": error.to_json()})
+
+
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """Serve one connection to a table."""
+    service: Service = websocket.app.state.service
+    settings = service.settings
+    await websocket.accept()
+    if not 1 <= len(table_id) <= 32 or not set(table_id) <= _TABLE_ID_CHARS:
+        await _refuse(websocket, ServiceError("not_found", "there is no such table"))
+        return
+    try:
+        text = await asyncio.wait_for(_receive_text(websocket), timeout=HELLO_SECONDS)
+    except (TimeoutError, WebSocketDisconnect):
+        await _close(websocket)
+        return
+    try:
+        hello = _hello(text, settings.max_message)
+        rt, sub, _ = await service.connect(table_id, hello["token"], hello["since"])
+    except ServiceError as error:
+        await _refuse(websocket, error)
+        return
+    writer = asyncio.get_running_loop().create_task(_write(websocket, sub))
+    try:
+        await _read(websocket, service, rt, sub, table_id, hello["token"])
+    finally:
+        service.disconnect(rt, sub)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+        await _close(websocket)
+
+
+async def _receive_text(websocket: WebSocket) -> str:
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    if message.get("text") is not None:
+        return str(message["text"])
+    try:
+        return bytes(message.get("bytes") or b"").decode("utf-8")
+    except UnicodeDecodeError:
+        return "\x00not utf-8"
+
+
+def _parse(text: str, limit: int) -> dict[str, Any]:
+    if len(text) > limit or len(text.encode("utf-8")) > limit:
+        raise ServiceError("too_large", f"a message has at most {limit} bytes")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise ServiceError("bad_request", "a message is one JSON object") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ServiceError("bad_request", 'a message is a JSON object with a "type"')
+    return data
+
+
+def _hello(text: str, limit: int) -> dict[str, Any]:
+    data = _parse(text, limit)
+    if data["type"] != "hello":
+        raise ServiceError(
+            "bad_request", 'the first message must be {"type": "hello", "token": ..., "since": ...}'
+        )
+    token = data.get("token")
+    since = data.get("since")
+    if token is not None and (not isinstance(token, str) or not 1 <= len(token) <= 128):
+        raise ServiceError("bad_token", "the seat token is not valid at this table")
+    if since is not None and (
+        not isinstance(since, int) or isinstance(since, bool) or not 0 <= since < 2**31
+    ):
+        raise ServiceError("bad_request", "since is a version number (or null)")
+    return {"token": token, "since": since}
+
+
+async def _read(
+    websocket: WebSocket, service: Service, rt: Runtime, sub: Subscriber, table_id: str, token: str | None
+) -> None:
+    settings = service.settings
+    bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
+    strikes = 0
+    while True:
+        try:
+            text = await _receive_text(websocket)
+        except WebSocketDisconnect:
+            return
+        client_id: str | None = None
+        try:
+            if not bucket.take():
+                strikes += 1
+                if strikes > STRIKES:
+                    return
+                raise ServiceError("rate_limited", "too many messages: slow down")
+            strikes = 0
+            data = _parse(text, settings.max_message)
+            raw_id = data.get("id")
+            client_id = raw_id if isinstance(raw_id, str) and len(raw_id) <= 64 else None
+            kind = data["type"]
+            if kind == "ping":
+                sub.push(_dumps({"type": "pong"}))
+                continue
+            model = _MODELS.get(kind)
+            if model is None:
+                raise ServiceError("bad_request", f"unknown message type {kind!r}")
+            if kind in ("start", "leave") and not isinstance(raw_id, str):
+                raise ServiceError("bad_request", f"a {kind} message needs an id")
+            try:
+                body = model.model_validate(data)
+            except ValidationError as error:
+                first = error.errors()[0]
+                where = ".".join(str(part) for part in first["loc"]) or "message"
+                raise ServiceError("bad_request", f"{where}: {first['msg']}") from None
+            fields = body.model_dump()
+            answer = await service.command(table_id, token, kind, fields.pop("id"), fields)
+            sub.push(_dumps({"type": "ack", **answer}))
+        except ServiceError as error:
+            sub.push(_error(error, client_id))
+        if sub.overflowed:
+            return
+
+
+async def _write(websocket: WebSocket, sub: Subscriber) -> None:
+    """Send the connection's queue in order; a connection that fell too far behind is closed
+    (its client reconnects with ``since``)."""
+    while True:
+        text = await sub.queue.get()
+        if sub.overflowed:
+            await _close(websocket, 1013)
+            return
+        await websocket.send_text(text)
+
+
+async def _refuse(websocket: WebSocket, error: ServiceError) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_text(_error(error))
+    await _close(websocket, 1008)
+
+
+async def _close(websocket: WebSocket, code: int = 1000) -> None:
+    if websocket.application_state != WebSocketState.DISCONNECTED:
+        with contextlib.suppress(Exception):
+            await websocket.close(code)
