@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 # The team's shared vectors (../shared/conformance) when present, else the copy in tests/data.
 _SHARED = ROOT.parent / "shared" / "conformance"
 CONFORMANCE = _SHARED if _SHARED.is_dir() else ROOT / "tests" / "data" / "conformance"
+# The server tests' helpers (tests/server/server_helpers.py) import by their plain name.
+sys.path.insert(0, str(ROOT / "tests" / "server"))
 
 settings.register_profile(
     "default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -26,8 +32,6 @@ CHROMIUM = Path("/usr/bin/chromium")
 
 
 def _missing(what: str) -> None:
-    import pytest
-
     if os.environ.get("PAIUTE_REQUIRE_SERVICES"):
         pytest.fail(f"{what} (PAIUTE_REQUIRE_SERVICES is set: run bash .ci/services.sh)")
     pytest.skip(what)
@@ -46,3 +50,28 @@ def postgres_url() -> str:
     if not url:
         _missing("PAIUTE_TEST_POSTGRES is not set: bash .ci/services.sh prints a URL")
     return str(url)
+
+
+# -- the server's tests (tests/server): an app over a temporary SQLite file, no pauses --------
+# Here rather than in tests/server/conftest.py: two conftest modules would both be imported
+# as ``conftest`` (the tests are not packages) and hide each other's names.
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'paiute.db'}"
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[Any]:
+    import warnings
+
+    from server_helpers import fast_settings
+
+    with warnings.catch_warnings():
+        # Starlette 1.x suggests httpx2 for its test client; httpx works the same here.
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from paiute.server import create_app
+
+    with TestClient(create_app(db_url, settings=fast_settings())) as test_client:
+        yield test_client

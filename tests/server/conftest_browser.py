@@ -8,7 +8,6 @@ which plays a seat by clicking the table page the way a person would.
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import subprocess
 import sys
@@ -21,21 +20,11 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page, Playwright
 
-CHROMIUM = Path("/usr/bin/chromium")
+from conftest import CHROMIUM
+
 STARTUP_SECONDS = 30.0
 #: Milliseconds a page may take to answer one click (the server, a bot turn, a re-render).
 STEP_MS = 10_000
-
-
-def chromium_path() -> str:
-    """Debian's Chromium; a missing one skips (or fails where PAIUTE_REQUIRE_SERVICES is set)."""
-    import pytest
-
-    if not CHROMIUM.exists():
-        if os.environ.get("PAIUTE_REQUIRE_SERVICES"):
-            pytest.fail("Chromium is not installed (apt-get install chromium)")
-        pytest.skip("Chromium is not installed: apt-get install chromium")
-    return str(CHROMIUM)
 
 
 def launch_chromium(playwright: Playwright, executable: str | None = None) -> Browser:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from conftest_browser import Server, TablePage, chromium_path, launch_chromium, play_until, run_server
+from conftest_browser import Server, TablePage, launch_chromium, play_until, run_server
 from playwright.sync_api import (
     Browser,
     BrowserContext,
@@ -24,6 +24,7 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
+from conftest import chromium_path
 from paiute.deal import Deal
 from paiute.fairness import SCHEME, RebuildCommitment, commitment_hash, cut, new_salt, secure_order
 from paiute.rules import RuleSet

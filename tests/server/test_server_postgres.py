@@ -12,12 +12,10 @@ exactly one is.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import random
 import secrets
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -28,22 +26,9 @@ from psycopg import sql
 from server_helpers import ServerProcess
 from websockets.asyncio.client import connect
 
+from conftest import postgres_url
 from paiute.fairness import verify_deal
 from paiute.record import Record
-
-
-def _root_conftest() -> Any:
-    """tests/conftest.py (``import conftest`` here finds tests/server/conftest.py first)."""
-    path = Path(__file__).resolve().parents[1] / "conftest.py"
-    spec = importlib.util.spec_from_file_location("paiute_tests_conftest", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-postgres_url = _root_conftest().postgres_url
 
 SECONDS = 60.0  # one deal, bounded
 ROUNDS = 12  # rounds of simultaneous requests
