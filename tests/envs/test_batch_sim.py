@@ -7,8 +7,9 @@
   and end with the same outcome (dead or not, winners, calls) and the same payouts
   (:func:`paiute.settlement.settle`): both presets, 2 to 8 players, and random option mixes.
 * Deals played in lock step (the masked-policy API) have the same legal-action set as the
-  engine at every step, and each observation row shows what the engine's
-  :class:`~paiute.observation.Observation` shows (R9).
+  engine at every step, and on sampled steps every observation row is exactly the shared
+  encoding (:class:`paiute.envs.encoding.ObservationEncoder`, int8 and float32) of the
+  engine's :class:`~paiute.observation.Observation` for the seat to act (R9).
 * Runs are repeatable by seed, independent of batch size and of the number of processes;
   the R4.7 hole is truncated by ``max_turns``; illegal actions are refused with the rule.
 """
@@ -30,17 +31,17 @@ from paiute import CARDS, Action, CallMade, Card, Deal, Evaluator, IllegalAction
 from paiute.envs import batch_kernels
 from paiute.envs.batch_sim import (
     DEAD,
-    OBS_SIZE,
-    OBSERVATION_LAYOUT,
     OVER,
     BatchResult,
     BatchSimulator,
     compile_kernels,
     evaluate_holdings,
+    int8_scales,
     rank_table,
     rule_params,
     run_parallel,
 )
+from paiute.envs.encoding import ObservationEncoder
 from paiute.errors import PaiuteError, ParseError
 from paiute.evaluator import rank_codes
 from paiute.rules import OPTIONS
@@ -121,47 +122,31 @@ class SimulatorChance:
         raise AssertionError("the engine never cuts or chooses during a deal")
 
 
-def plane(row: np.ndarray, name: str) -> list[int]:
-    """The card ids set in one plane of an observation row."""
-    for field, start, length in OBSERVATION_LAYOUT:
-        if field == name:
-            return [int(i) for i in np.flatnonzero(row[start : start + length])]
-    raise KeyError(name)
-
-
-def scalar(row: np.ndarray, name: str) -> Any:
-    for field, start, length in OBSERVATION_LAYOUT:
-        if field == name:
-            return int(row[start]) if length == 1 else [int(x) for x in row[start : start + length]]
-    raise KeyError(name)
-
-
-def assert_observation_matches(row: np.ndarray, deal: Deal) -> None:
-    """The row shows the current seat what its engine Observation shows (R9)."""
-    seat = deal.current_seat
-    obs = deal.observation(seat)
-    assert plane(row, "hand") == sorted(int(c) for c in obs.hand)
-    assert plane(row, "discard_pile") == sorted(int(c) for c in obs.discard_pile)
-    assert plane(row, "discard_top") == ([int(obs.discard_pile[-1])] if obs.discard_pile else [])
-    assert plane(row, "taken_card") == ([] if obs.taken_card is None else [int(obs.taken_card)])
-    assert plane(row, "wild_cards") == sorted(int(c) for c in obs.wild_cards)
-    face_up = obs.stock_bottom
-    if obs.upcard is not None and not deal.rules.upcard_under_stock:
-        face_up = obs.upcard  # R2.6: out of play, face up
-    assert plane(row, "upcard_face_up") == ([] if face_up is None else [int(face_up)])
-    assert plane(row, "shown_cards") == sorted(int(c) for call in obs.calls for c in call.shown)
-    others = sorted(int(c) for other, known in enumerate(obs.known_cards) if other != seat for c in known)
-    assert plane(row, "others_known") == others
-    assert scalar(row, "phase") == ["draw", "discard", "over"].index(obs.phase)
-    assert scalar(row, "first_turn") == int(obs.first_turn)
-    assert scalar(row, "calls") == len(obs.calls)
-    assert scalar(row, "highest_category") == (0 if obs.highest_call is None else obs.highest_call.code >> 12)
-    assert scalar(row, "stock_size") == obs.stock_size
-    assert scalar(row, "rebuilds") == obs.rebuilds
-    assert scalar(row, "position") == (seat - obs.dealer - 1) % obs.players
-    assert scalar(row, "players") == obs.players
-    sizes = [obs.hand_sizes[(seat + i) % obs.players] for i in range(obs.players)]
-    assert scalar(row, "hand_sizes") == sizes + [0] * (8 - obs.players)
+def assert_rows_equal_the_encoding(
+    simulator: BatchSimulator, engines: list[Deal], encoders: list[ObservationEncoder]
+) -> int:
+    """Every observation row is exactly the shared encoding of the engine deal's observation
+    for its seat to act (for a deal that has ended, the seat that acted last): ``encode_int8``
+    and ``encode``, entry for entry (R9: the encoder reads only what that seat may see).
+    Truncated deals are left out (the engine's deal is still running). Returns the rows seen."""
+    int8_rows, float_rows = simulator.observe(), simulator.observe_float()
+    assert int8_rows.dtype == np.int8
+    assert float_rows.dtype == np.float32
+    assert int8_rows.shape == float_rows.shape == (len(engines), simulator.encoder.size)
+    done = simulator.done
+    compared = 0
+    for i, (deal, encoder) in enumerate(zip(engines, encoders, strict=True)):
+        if done[i] and not deal.is_over:
+            continue  # truncated by max_turns
+        compared += 1
+        vector = encoder.encode(deal.observation(deal.current_seat))
+        if not np.array_equal(float_rows[i], vector) or not np.array_equal(
+            int8_rows[i], encoder.quantize(vector)
+        ):
+            wrong = np.flatnonzero((float_rows[i] != vector) | (int8_rows[i] != encoder.quantize(vector)))
+            names = [field.name for field in encoder.layout for j in wrong if field.offset <= j < field.end]
+            raise AssertionError(f"deal {i}: fields {sorted(set(names))} differ\n{deal}")
+    return compared
 
 
 def uniform_choice(generator: np.random.Generator, legal: list[int]) -> int:
@@ -185,8 +170,9 @@ def lock_step(
     choose: Callable[[np.random.Generator, list[int]], int] = uniform_choice,
 ) -> BatchResult:
     """Play ``batch`` deals in lock step, each action chosen by ``choose`` from the legal
-    mask, the engine alongside: legal sets equal at every step, observations on a sample of
-    steps, and at the end the same outcomes and payouts."""
+    mask, the engine alongside: legal sets equal at every step, every observation row equal
+    to the shared encoding on a sample of steps (and at the end), and at the end the same
+    outcomes and payouts."""
     simulator = BatchSimulator(rules, players, batch, seed, max_turns=max_turns)
     simulator.reset(record=True)
     first = simulator.result()
@@ -194,13 +180,15 @@ def lock_step(
         Deal(rules, players, simulated.dealer, simulated.deck, SimulatorChance(simulator, i))
         for i, simulated in enumerate(first)
     ]
+    encoders = [ObservationEncoder(rules, players) for _ in engines]  # one each: incremental
     generator = np.random.default_rng(seed)
     for step in range(2 * max_turns + 2):
         done = simulator.done
         if done.all():
             break
         mask = simulator.legal_mask()
-        rows = simulator.observe() if step % observe_every == 0 else None
+        if step % observe_every == 0:
+            assert_rows_equal_the_encoding(simulator, engines, encoders)
         actions = np.zeros(batch, dtype=np.int64)
         for i, deal in enumerate(engines):
             if done[i]:
@@ -208,8 +196,6 @@ def lock_step(
                 continue
             legal = [action.id for action in deal.legal_actions()]
             assert [int(a) for a in np.flatnonzero(mask[i])] == legal, (i, step, str(deal))
-            if rows is not None:
-                assert_observation_matches(rows[i], deal)
             actions[i] = choose(generator, legal)
         simulator.step(actions)
         for i, deal in enumerate(engines):
@@ -218,6 +204,7 @@ def lock_step(
     result = simulator.result()
     for i in range(batch):
         assert_same_as_engine(result, i)
+    assert assert_rows_equal_the_encoding(simulator, engines, encoders) == batch - int(result.truncated.sum())
     return result
 
 
@@ -290,9 +277,29 @@ def test_random_play_replays_in_the_engine_with_the_same_outcome(preset: str, pl
     assert (result.payouts.sum(axis=1) + result.pot == 0).all()
 
 
-@pytest.mark.parametrize("preset", ["pagat", "gamerules"])
-def test_lock_step_legal_sets_and_observations_equal_the_engine(preset: str) -> None:
-    result = lock_step(RuleSet.from_preset(preset), 4, seed=11, batch=12)
+#: Lock-step tables: preset, players, options (both presets, 2 to 8 players, the jokers).
+LOCK_STEP_TABLES: list[tuple[str, int, dict[str, object]]] = [
+    ("pagat", 4, {}),
+    ("gamerules", 4, {}),
+    ("pagat", 2, {"jokers": True}),
+    ("gamerules", 3, {"wild_colour": "opposite", "reshuffle_keeps_top": False, "max_rebuilds": 0}),
+    ("gamerules", 6, {"jokers": True, "max_players": 8, "payout": "scale"}),
+    ("pagat", 8, {"max_players": 8, "royal_high": True, "open_discard": True}),
+]
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "options"),
+    LOCK_STEP_TABLES,
+    ids=[
+        f"{preset}-{players}-{'-'.join(options) or 'default'}"
+        for preset, players, options in LOCK_STEP_TABLES
+    ],
+)
+def test_lock_step_legal_sets_and_observations_equal_the_engine(
+    preset: str, players: int, options: dict[str, object]
+) -> None:
+    result = lock_step(RuleSet.from_preset(preset, **options), players, seed=11, batch=10, observe_every=3)
     assert result.over.any() or result.dead.any()
 
 
@@ -377,9 +384,11 @@ def test_option_mixes_replay_in_the_engine(
 
 @given(tables(), st.integers(0, 2**32 - 1))
 @settings(max_examples=20, deadline=None)
-def test_option_mixes_lock_step_legal_sets_equal_the_engine(table: tuple[RuleSet, int], seed: int) -> None:
+def test_option_mixes_lock_step_legal_sets_and_observations_equal_the_engine(
+    table: tuple[RuleSet, int], seed: int
+) -> None:
     rules, players = table
-    lock_step(rules, players, seed, batch=4, max_turns=200, observe_every=11)
+    lock_step(rules, players, seed, batch=4, max_turns=200, observe_every=5)
 
 
 def test_many_deals_replay_in_the_engine() -> None:
@@ -462,7 +471,8 @@ def test_r4_3_taken_card_is_neither_discarded_nor_put_down() -> None:
     rules = RuleSet.from_preset("gamerules")  # R2.7: an open discard pile to take from
     simulator = BatchSimulator(rules, 3, batch_size=64, seed=3)
     simulator.reset()
-    top = simulator.observe()[:, 108:162].argmax(axis=1)
+    pile_top = simulator.encoder.field("pile_top")
+    top = simulator.observe()[:, pile_top.offset : pile_top.end].argmax(axis=1)
     simulator.step(np.ones(64, dtype=np.int64))  # draw discard everywhere
     mask = simulator.legal_mask()
     assert not mask[np.arange(64), 2 + top].any()  # R4.3
@@ -492,7 +502,32 @@ def test_step_refuses_illegal_actions_and_applies_nothing() -> None:
         simulator.step(np.zeros(3, dtype=np.int64))
     assert (simulator.observe() == before).all()
     simulator.step(np.zeros(8, dtype=np.int64))
-    assert (simulator.observe()[:, 432] == 1).all()  # everyone drew: discard phase
+    assert (simulator.observe()[:, simulator.encoder.field("phase_discard").offset] == 1).all()  # R4.2
+
+
+def test_observe_options_and_the_layout() -> None:
+    """``observe`` fills ``out`` when given, refuses other dtypes and shapes, and its int8 rows
+    divided by :func:`int8_scales` give the float32 rows to within half a step."""
+    rules = RuleSet.from_preset("gamerules", jokers=True)
+    simulator = BatchSimulator(rules, 3, batch_size=16, seed=2)
+    simulator.reset(record=False)
+    for _ in range(9):
+        simulator.step_random()
+    encoder = simulator.encoder
+    assert simulator.observation_layout == encoder.layout == ObservationEncoder(rules, 3).layout
+    assert simulator.observation_size == encoder.size == 7 * 54 + 18 + 3 * (4 * 54 + 10)
+    out = np.full((16, encoder.size), 99, dtype=np.int8)
+    assert simulator.observe(out=out) is out
+    assert np.array_equal(out, simulator.observe())
+    floats = simulator.observe(np.float32)
+    scales = int8_scales(encoder)
+    assert scales.shape == (encoder.size,)
+    assert np.array_equal(encoder.quantize(floats[3]), out[3])
+    assert (np.abs(out / scales - floats) <= 0.5 / scales + 1e-6).all()
+    with pytest.raises(PaiuteError, match="int8 or float32"):
+        simulator.observe(np.float64)
+    with pytest.raises(PaiuteError, match="shape"):
+        simulator.observe(out=np.zeros((16, encoder.size), dtype=np.float32))
 
 
 def test_r4_7_hole_is_truncated_by_max_turns() -> None:
@@ -515,7 +550,7 @@ def test_masked_policy_runs_replay_in_the_engine() -> None:
     generator = np.random.default_rng(0)
 
     def uniform(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        assert observations.shape == (masks.shape[0], OBS_SIZE)
+        assert observations.shape == (masks.shape[0], 7 * 52 + 18 + 5 * (4 * 52 + 10))  # docs/encoding.md
         scores = generator.random(masks.shape) * masks
         return scores.argmax(axis=1)
 

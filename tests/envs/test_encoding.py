@@ -333,3 +333,13 @@ def test_importing_paiute_envs_loads_no_heavy_library() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == ""
+
+
+def test_a_table_without_stakes_encodes_with_a_chip_scale_of_one() -> None:
+    # R8: stake 0 (pot payout) or unit 0 (scale payout) moves no chips; the encoder must not
+    # divide by zero.
+    for rules in (RuleSet(stake=0), RuleSet(payout="scale", unit=0)):
+        encoder = ObservationEncoder(rules, 3)
+        deal = Deal.new(rules, 3, 0, SeededChance(2))
+        assert encoder.chip_scale == 1.0
+        assert np.isfinite(encoder.encode(deal.observation(1))).all()

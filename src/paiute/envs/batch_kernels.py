@@ -15,12 +15,16 @@ State of deal ``d`` (cards are ids 0..53 as in :mod:`paiute.cards`):
 * the stock and the discard pile, top card last (as the engine's lists);
 * whose turn, the phase, the card taken from the discard pile (R4.3), draws per seat (R5.7),
   turns, rebuilds (R4.6, R4.7), the calls (R6) and, at the end, status, winners and payouts;
+* what the shared observation encoding (:mod:`paiute.envs.encoding`) needs besides: each
+  seat's discarded and taken cards and its draws from the pile, and when each card was last
+  discarded (R4.5: all public), read only by :func:`observe_all`;
 * a per-deal xoshiro256** generator (seeded by splitmix64 from the run's seed and the deal's
   index), so a deal depends on nothing but the seed, its index and the actions chosen.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar, cast
 
@@ -28,10 +32,13 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from paiute.envs.encoding import COUNT_SCALE, VALUE_SCALE
+
 __all__ = [
     "BATCH_FIELDS",
     "DEAD",
-    "OBS_SIZE",
+    "OBS_GLOBAL_FIELDS",
+    "OBS_SEAT_FIELDS",
     "OVER",
     "RUNNING",
     "TRUNCATED",
@@ -128,10 +135,94 @@ UNITS = np.array([0, 1, 2, 3, 4, 4, 5, 4], dtype=np.int64)
 
 HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit number
 
-# Observation layout (see batch_sim.OBSERVATION_LAYOUT): eight 54-card planes, then scalars.
-OBS_PLANES = 8
-OBS_SCALARS = 16
-OBS_SIZE = OBS_PLANES * PACK_CAP + OBS_SCALARS
+# The shared observation encoding (paiute.envs.encoding.ObservationEncoder): observe_all
+# takes the offsets of its fields as an int64 array, ``layout``, filled by batch_sim from the
+# encoder's own layout (so no offset is written twice): first the offsets of these fields, in
+# this order (index O_*), then the first seat block's offset and a block's length, then the
+# offsets of the seat fields within a block (index S_*).
+OBS_GLOBAL_FIELDS = (
+    "hand",
+    "taken",
+    "wild",
+    "upcard",
+    "pile",
+    "pile_top",
+    "discard_turn",
+    "phase_draw",
+    "phase_discard",
+    "phase_over",
+    "my_turn",
+    "first_turn",
+    "stock_size",
+    "stock_bottom",
+    "rebuilds",
+    "turn",
+    "call_made",
+    "highest_value",
+    "highest_category",
+    "pot",
+)
+OBS_SEAT_FIELDS = (
+    "discarded",
+    "took",
+    "known",
+    "shown",
+    "hand_size",
+    "dealer",
+    "to_act",
+    "called",
+    "call_value",
+    "call_first_turn",
+    "draws",
+    "pile_draws",
+    "not_drawn",
+    "balance",
+)
+(
+    O_HAND,
+    O_TAKEN,
+    O_WILD,
+    O_UPCARD,
+    O_PILE,
+    O_TOP,
+    O_DTURN,
+    O_DRAW,
+    O_DISCARD,
+    O_OVER,
+    O_MY_TURN,
+    O_FIRST,
+    O_STOCK,
+    O_BOTTOM,
+    O_REBUILDS,
+    O_TURN,
+    O_CALL_MADE,
+    O_HIGHEST,
+    O_CATEGORY,
+    O_POT,
+) = range(len(OBS_GLOBAL_FIELDS))
+O_SEATS = len(OBS_GLOBAL_FIELDS)
+O_BLOCK = O_SEATS + 1
+(
+    S_DISCARDED,
+    S_TOOK,
+    S_KNOWN,
+    S_SHOWN,
+    S_HAND_SIZE,
+    S_DEALER,
+    S_TO_ACT,
+    S_CALLED,
+    S_CALL_VALUE,
+    S_CALL_FIRST,
+    S_DRAWS,
+    S_PILE_DRAWS,
+    S_NOT_DRAWN,
+    S_BALANCE,
+) = range(O_BLOCK + 1, O_BLOCK + 1 + len(OBS_SEAT_FIELDS))
+OBS_LAYOUT_SIZE = S_BALANCE + 1
+HAND_SCALE = 6  # the encoder's hand_size is cards held / 6
+# highest_category: R5's categories in the encoder's order (Paiute first), by code >> 12
+# (the category's order, 1..6, or 7 for a royal_high Royal Flush, which is the Royal Flush).
+CATEGORY_INDEX = np.array([0, 0, 1, 2, 3, 4, 5, 4], dtype=np.int64)
 
 U8 = npt.NDArray[np.uint8]
 I64 = npt.NDArray[np.int64]
@@ -172,6 +263,10 @@ class Batch(NamedTuple):
     payouts: I64  # [B, 8]: chips won (+) or paid (-) by each seat (R8)
     pot: I64  # [B]: the pot after settlement (a dead deal's carries over, R8.5)
     known: npt.NDArray[np.int8]  # [B, 54]: seat publicly known to hold card c (R4.5, R2.6), else -1
+    discarded: I64  # [B, 8]: bit c set if the seat discarded or put down card c this deal (R4.5)
+    took: I64  # [B, 8]: bit c set if the seat took card c from the discard pile this deal (R4.5)
+    pile_draws: I64  # [B, 8]: draws from the discard pile per seat
+    discard_turn: U8  # [B, 54]: min(turn, 100) when card c was last discarded; valid for discarded cards
     rng: npt.NDArray[np.uint64]  # [B, 4]: xoshiro256** state
     action_log: U8  # [L]: action ids
     action_start: I64  # [B]: where deal d's actions begin in action_log
@@ -223,6 +318,10 @@ def new_batch(size: int, action_cap: int, rebuild_cap: int) -> Batch:
         payouts=ints(size, MAX_SEATS),
         pot=ints(size),
         known=np.zeros((size, PACK_CAP), dtype=np.int8),
+        discarded=ints(size, MAX_SEATS),
+        took=ints(size, MAX_SEATS),
+        pile_draws=ints(size, MAX_SEATS),
+        discard_turn=np.zeros((size, PACK_CAP), dtype=np.uint8),
         rng=np.zeros((size, 4), dtype=np.uint64),
         action_log=np.zeros(action_cap, dtype=np.uint8),
         action_start=ints(size),
@@ -461,6 +560,9 @@ def deal_from_deck(s: Any, p: Any, d: int) -> None:
         s.hand_bits[d, seat] = 0
         s.draws[d, seat] = 0
         s.payouts[d, seat] = 0
+        s.discarded[d, seat] = 0
+        s.took[d, seat] = 0
+        s.pile_draws[d, seat] = 0
     # R2.5: five cards each, one at a time, from the dealer's left.
     for index in range(5 * players):
         _add_card(s, d, (dealer + 1 + index) % players, int(s.deck[d, index]))
@@ -726,6 +828,17 @@ def _rebuild(s: Any, p: Any, d: int) -> None:
     s.rebuilds[d] += 1
 
 
+@_inline
+def _put_down(s: Any, d: int, seat: int, card: int) -> None:
+    """``seat`` puts ``card`` on the discard pile (a discard, or with a five-card call, R6.2)."""
+    s.discard[d, s.discard_len[d]] = card
+    s.discard_len[d] += 1
+    s.known[d, card] = -1
+    s.discarded[d, seat] |= 1 << card
+    turn = s.turns[d] + 1  # the turn in progress, as the encoder counts turns started
+    s.discard_turn[d, card] = turn if turn < COUNT_SCALE else COUNT_SCALE
+
+
 @_jit
 def _call(s: Any, tables: Any, p: Any, d: int, card: int) -> None:
     """R6: a five-card call putting down ``card``, or a six-card call (``card`` = -1)."""
@@ -743,9 +856,7 @@ def _call(s: Any, tables: Any, p: Any, d: int, card: int) -> None:
     if card >= 0:  # R6.2
         key = s.hand_key[d, seat] - card_key(wild, card)
         code = five_code(tables, key, s.hand_bits[d, seat] & ~card_bits(wild, card))
-        s.discard[d, s.discard_len[d]] = card
-        s.discard_len[d] += 1
-        s.known[d, card] = -1
+        _put_down(s, d, seat, card)
     else:  # R6.3: the discard pile stays as it is
         code, _ = _rank_lookup(tables, s.hand_key[d, seat])
     s.call_seat[d, i] = seat
@@ -788,14 +899,14 @@ def apply_action(s: Any, tables: Any, p: Any, d: int, action: int) -> None:
         _add_card(s, d, seat, card)
         s.taken[d] = card
         s.known[d, card] = seat
+        s.took[d, seat] |= 1 << card
+        s.pile_draws[d, seat] += 1
         s.draws[d, seat] += 1
         s.phase[d] = DISCARD
     elif action < CALL_BASE:  # discard
         card = action - DISCARD_BASE
         _remove_card(s, d, seat, card)
-        s.discard[d, s.discard_len[d]] = card
-        s.discard_len[d] += 1
-        s.known[d, card] = -1
+        _put_down(s, d, seat, card)
         _end_turn(s, p, d)
     else:
         _call(s, tables, p, d, action - CALL_BASE if action < CALL_SIX_ID else -1)
@@ -942,50 +1053,163 @@ def step_random(s: Any, tables: Any, p: Any, scratch: np.ndarray[Any, Any]) -> N
         apply_action_one(s, tables, p, d, scratch[below(s.rng, d, n)] if n > 1 else scratch[0])
 
 
+# Bit index of a single set bit (de Bruijn multiplication): card planes are written from bit
+# masks one set bit at a time, not by scanning all 54 cards of every mask.
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _bit in range(64):
+    _DEBRUIJN_INDEX[((1 << _bit) * int(_DEBRUIJN) % (1 << 64)) >> 58] = _bit
+
+
+@_inline
+def _low_bit(bits: int) -> int:
+    """The index of the lowest set bit of ``bits`` (> 0)."""
+    low = np.uint64(bits & -bits)
+    return int(_DEBRUIJN_INDEX[(low * _DEBRUIJN) >> np.uint64(58)])
+
+
+@_inline
+def _set_bits(out: Any, d: int, at: int, bits: int) -> None:
+    """A card plane from a card bit mask: 1 at ``at + c`` for each bit ``c`` set."""
+    while bits:
+        out[d, at + _low_bit(bits)] = 1
+        bits &= bits - 1
+
+
+@_inline
+def _put(out: Any, d: int, i: int, value: float, scale: float, quantize: bool) -> None:
+    """Entry ``i`` of row ``d``: ``value`` as ``ObservationEncoder.encode`` stores it (the
+    float64 quotient rounded to float32), or as ``encode_int8`` does (that float32 times the
+    entry's int8 ``scale`` in float32, rounded half to even as ``np.rint``, saturated)."""
+    x = np.float32(value)
+    if quantize:
+        y = float(np.float32(x * np.float32(scale)))  # a float32 product, exact in float64 first
+        r = math.floor(y)
+        rest = y - r
+        if rest > 0.5 or (rest == 0.5 and r % 2 != 0):
+            r += 1
+        out[d, i] = -128 if r < -128 else (127 if r > 127 else r)
+    else:
+        out[d, i] = x
+
+
+@_inline
+def _put_count(out: Any, d: int, i: int, count: int, scale: int, quantize: bool) -> None:
+    """Entry ``i``: ``count / scale`` for a field whose int8 scale is ``scale`` (batch_sim
+    checks that against the encoder), so that its int8 form is ``count`` itself, saturated:
+    ``rint(float32(n / s) * s)`` is ``n`` for any ``n`` below 2**22, the float32 error being
+    far below one half."""
+    if quantize:
+        out[d, i] = count if count < 127 else 127
+    else:
+        out[d, i] = np.float32(count / scale)
+
+
 @_jit
-def observe_all(s: Any, p: Any, obs: np.ndarray[Any, Any]) -> None:
-    """Each deal as its current seat sees it (R9), in the layout of ``OBSERVATION_LAYOUT``."""
+def observe_all(
+    s: Any,
+    p: Any,
+    layout: np.ndarray[Any, Any],
+    scales: np.ndarray[Any, Any],
+    out: Any,
+    quantize: bool,
+    running_only: bool,
+) -> None:
+    """Row ``d`` of ``out``: deal ``d`` as its current seat sees it (R9), in the shared
+    encoding of :class:`paiute.envs.encoding.ObservationEncoder` (``layout``: its offsets, see
+    ``OBS_GLOBAL_FIELDS``; ``scales``: its int8 scale per entry): the float32 vector of
+    ``encode`` or, with ``quantize``, the int8 one of ``encode_int8``, entry for entry.
+
+    The seat blocks are relative to the observer (block ``k`` is the seat ``k`` places to its
+    left), as the encoder's. The simulator's deals start from zero balances and an empty pot,
+    as its payouts do, so ``balance`` and ``pot`` are 0. With ``running_only`` the rows of
+    deals that have ended are not touched at all (the caller passes zeros)."""
     players = p[P_PLAYERS]
-    obs[:, :] = 0
+    cards = p[P_PACK]
+    seats = layout[O_SEATS]
+    block = layout[O_BLOCK]
     for d in range(s.status.size):
+        if running_only and s.status[d] != RUNNING:
+            continue
+        for i in range(out.shape[1]):
+            out[d, i] = 0
         seat = s.seat[d]
-        row = obs[d]
-        for i in range(s.hand_len[d, seat]):
-            row[s.hands[d, seat, i]] = 1  # plane 0: own hand (R9.2)
-        for i in range(s.discard_len[d]):
-            row[PACK_CAP + s.discard[d, i]] = 1  # plane 1: the discard pile (R4.5)
-        if s.discard_len[d] > 0:
-            row[2 * PACK_CAP + s.discard[d, s.discard_len[d] - 1]] = 1  # plane 2: its top
-        if s.taken[d] >= 0:
-            row[3 * PACK_CAP + s.taken[d]] = 1  # plane 3: taken this turn (R4.3)
-        wild = s.wild[d]
-        for card in range(p[P_PACK]):
-            if (wild >> card) & 1:
-                row[4 * PACK_CAP + card] = 1  # plane 4: wild cards (R3)
-        upcard = s.upcard[d]
-        if upcard >= 0 and (s.upcard_in_stock[d] or not p[P_UNDER]):
-            row[5 * PACK_CAP + upcard] = 1  # plane 5: the upcard while face up (R2.6)
-        for i in range(s.n_calls[d]):
-            shown = 5 if s.call_card[d, i] >= 0 else 6
-            for j in range(shown):
-                row[6 * PACK_CAP + s.call_shown[d, i, j]] = 1  # plane 6: shown cards (R6.5)
-        for card in range(PACK_CAP):
-            holder = s.known[d, card]
-            if holder >= 0 and holder != seat:
-                row[7 * PACK_CAP + card] = 1  # plane 7: others' known cards (R4.5)
-        base = OBS_PLANES * PACK_CAP
         phase = s.phase[d]
-        row[base] = phase
-        row[base + 1] = 1 if s.draws[d, seat] == (0 if phase == DRAW else 1) else 0  # R5.7
-        row[base + 2] = s.n_calls[d]
-        row[base + 3] = s.best[d] >> 12
-        row[base + 4] = s.stock_len[d]
-        row[base + 5] = min(s.rebuilds[d], 127)
-        row[base + 6] = (seat - s.dealer[d] - 1) % players
-        row[base + 7] = players
-        for i in range(MAX_SEATS):
-            if i < players:
-                row[base + 8 + i] = s.hand_len[d, (seat + i) % players]
+        # The observer's own cards (R9.2), the card it took this turn (R4.3), the wild cards
+        # and the upcard (R3, R2.6, R2.8).
+        for i in range(s.hand_len[d, seat]):
+            out[d, layout[O_HAND] + s.hands[d, seat, i]] = 1
+        if s.taken[d] >= 0:
+            out[d, layout[O_TAKEN] + s.taken[d]] = 1
+        _set_bits(out, d, layout[O_WILD], s.wild[d])
+        if s.upcard[d] >= 0:
+            out[d, layout[O_UPCARD] + s.upcard[d]] = 1
+        # The discard pile in order, its top, and when each card was last discarded (R4.5).
+        pile = s.discard_len[d]
+        for i in range(pile):
+            _put_count(out, d, layout[O_PILE] + s.discard[d, i], i + 1, cards, quantize)
+        if pile > 0:
+            out[d, layout[O_TOP] + s.discard[d, pile - 1]] = 1
+        discarded = 0
+        for a in range(players):
+            discarded |= s.discarded[d, a]
+        while discarded:
+            c = _low_bit(discarded)
+            _put_count(out, d, layout[O_DTURN] + c, s.discard_turn[d, c], COUNT_SCALE, quantize)
+            discarded &= discarded - 1
+        # The phase (R4.2), the observer's turn and whether it is its first (R5.7).
+        if phase == DRAW:
+            out[d, layout[O_DRAW]] = 1
+        elif phase == DISCARD:
+            out[d, layout[O_DISCARD]] = 1
+        else:
+            out[d, layout[O_OVER]] = 1
+        if phase != FINISHED:
+            out[d, layout[O_MY_TURN]] = 1
+        if s.draws[d, seat] == (1 if phase == DISCARD else 0):
+            out[d, layout[O_FIRST]] = 1
+        # The stock (R2.6, R4.6, R4.7), the turns started, the calls (R6.4, R7).
+        _put_count(out, d, layout[O_STOCK], s.stock_len[d], cards, quantize)
+        if s.upcard_in_stock[d]:
+            out[d, layout[O_BOTTOM]] = 1
+        _put_count(out, d, layout[O_REBUILDS], s.rebuilds[d], p[P_MAX_REBUILDS] + 1, quantize)
+        started = s.turns[d] + (1 if phase == DISCARD else 0)
+        _put_count(out, d, layout[O_TURN], min(started, COUNT_SCALE), COUNT_SCALE, quantize)
+        if s.n_calls[d] > 0:
+            out[d, layout[O_CALL_MADE]] = 1
+            best = s.best[d]
+            at = layout[O_HIGHEST]
+            _put(out, d, at, best / VALUE_SCALE, scales[at], quantize)
+            out[d, layout[O_CATEGORY] + CATEGORY_INDEX[best >> 12]] = 1
+        # Every seat's block, the observer's first (``pot`` and ``balance`` stay 0).
+        for k in range(players):
+            a = (seat + k) % players
+            o = seats + k * block
+            _set_bits(out, d, o + layout[S_DISCARDED], s.discarded[d, a])
+            _set_bits(out, d, o + layout[S_TOOK], s.took[d, a])
+            _put_count(out, d, o + layout[S_HAND_SIZE], s.hand_len[d, a], HAND_SCALE, quantize)
+            if a == s.dealer[d]:
+                out[d, o + layout[S_DEALER]] = 1
+            draws = s.draws[d, a]
+            _put_count(out, d, o + layout[S_DRAWS], min(draws, COUNT_SCALE), COUNT_SCALE, quantize)
+            from_pile = min(s.pile_draws[d, a], COUNT_SCALE)
+            _put_count(out, d, o + layout[S_PILE_DRAWS], from_pile, COUNT_SCALE, quantize)
+            if draws == 0:
+                out[d, o + layout[S_NOT_DRAWN]] = 1
+        out[d, seats + layout[S_TO_ACT]] = 1  # the observer is to act (or, once ended, acted last)
+        for card in range(cards):
+            holder = s.known[d, card]
+            if holder >= 0:  # taken from the pile, or the face-up upcard (R4.5, R2.6)
+                out[d, seats + ((holder - seat) % players) * block + layout[S_KNOWN] + card] = 1
+        for i in range(s.n_calls[d]):  # R6.5: the shown cards, face up
+            o = seats + ((s.call_seat[d, i] - seat) % players) * block
+            out[d, o + layout[S_CALLED]] = 1
+            at = o + layout[S_CALL_VALUE]
+            _put(out, d, at, s.call_code[d, i] / VALUE_SCALE, scales[at], quantize)
+            if s.call_first[d, i]:
+                out[d, o + layout[S_CALL_FIRST]] = 1
+            for j in range(5 if s.call_card[d, i] >= 0 else 6):
+                out[d, o + layout[S_SHOWN] + s.call_shown[d, i, j]] = 1
 
 
 @_jit

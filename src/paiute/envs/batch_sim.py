@@ -7,6 +7,10 @@ observation and legal-action mask at once and returns one action per deal. The r
 engine's, every option of :data:`paiute.rules.OPTIONS` included: a deal simulated here and
 replayed in :class:`paiute.deal.Deal` (:meth:`BatchResult.replay`) has the same legal actions
 at every step, the same outcome and the same payouts (``tests/envs/test_batch_sim.py``).
+Observations are the one encoding every learning interface shares
+(:class:`paiute.envs.encoding.ObservationEncoder`): :meth:`BatchSimulator.observe` gives,
+row for row, what ``encode_int8`` (or ``encode``) gives for the current seat's engine
+:class:`~paiute.observation.Observation`.
 
 >>> from paiute.rules import RuleSet
 >>> sim = BatchSimulator(RuleSet(), players=4, batch_size=256, seed=7)
@@ -45,6 +49,7 @@ from paiute.chance import RecordedChance
 from paiute.combos import Value
 from paiute.deal import Deal
 from paiute.envs import batch_kernels as kernels
+from paiute.envs.encoding import COUNT_SCALE, Field, ObservationEncoder
 from paiute.errors import IllegalActionError, PaiuteError, ParseError
 from paiute.evaluator import STRAIGHT_FLUSH_WINDOWS, rank_codes
 from paiute.parallel import default_workers, parallel_map
@@ -52,8 +57,6 @@ from paiute.rules import RuleSet
 
 __all__ = [
     "DEAD",
-    "OBSERVATION_LAYOUT",
-    "OBS_SIZE",
     "OVER",
     "TRUNCATED",
     "BatchResult",
@@ -63,6 +66,7 @@ __all__ = [
     "SimulatedDeal",
     "compile_kernels",
     "evaluate_holdings",
+    "int8_scales",
     "rank_table",
     "rule_params",
     "run_parallel",
@@ -77,33 +81,10 @@ DEAD = kernels.DEAD
 TRUNCATED = kernels.TRUNCATED
 STATUS_NAMES = {OVER: "over", DEAD: "dead", TRUNCATED: "truncated"}
 
-#: Length of one observation row.
-OBS_SIZE = kernels.OBS_SIZE
-#: What each part of an observation row is: (name, first index, length). Planes are 54-card
-#: indicators (card id = index within the plane); the scalars follow.
-OBSERVATION_LAYOUT: tuple[tuple[str, int, int], ...] = (
-    ("hand", 0, 54),  # the current seat's own cards (R9.2)
-    ("discard_pile", 54, 54),  # every card in the discard pile (R4.5)
-    ("discard_top", 108, 54),  # its top card
-    ("taken_card", 162, 54),  # the card taken from the discard pile this turn (R4.3)
-    ("wild_cards", 216, 54),  # R3
-    ("upcard_face_up", 270, 54),  # the upcard while visible: under the stock or out of play (R2.6)
-    ("shown_cards", 324, 54),  # every card shown in a call (R6.5)
-    ("others_known", 378, 54),  # cards others are known to hold: taken from the pile, the upcard
-    ("phase", 432, 1),  # 0 draw, 1 discard or call, 2 ended
-    ("first_turn", 433, 1),  # the current turn is the seat's first (R5.7)
-    ("calls", 434, 1),  # calls made so far
-    ("highest_category", 435, 1),  # category order of the highest call (0 none .. 7, R5)
-    ("stock_size", 436, 1),
-    ("rebuilds", 437, 1),  # stock rebuilds so far (capped at 127)
-    ("position", 438, 1),  # seats after the dealer's left: 0 plays first (R4.1)
-    ("players", 439, 1),
-    ("hand_sizes", 440, 8),  # cards held by this seat and the seats after it, in turn order
-)
-
 #: A masked policy: ``policy(observations, masks) -> actions``, one action id per deal
-#: (``observations`` is ``int8 [B, OBS_SIZE]``, ``masks`` is ``bool [B, 111]``; the entries
-#: of deals that have ended are ignored).
+#: (``observations`` is ``int8 [B, encoder.size]``, the shared encoding's ``encode_int8`` of
+#: each deal's current seat; ``masks`` is ``bool [B, 111]``; the entries of deals that have
+#: ended are ignored).
 Policy = Callable[[npt.NDArray[np.int8], npt.NDArray[np.bool_]], npt.ArrayLike]
 
 _FLUSH_WILDS = 8  # straight-flush tables cover 0..7 wild cards
@@ -134,6 +115,7 @@ def compile_kernels() -> None:
     simulator.reset()
     simulator.legal_mask()
     simulator.observe()
+    simulator.observe(np.float32)
     simulator.step(np.zeros(2, dtype=np.int64))
     simulator.step_random()
     simulator.result()
@@ -595,6 +577,12 @@ class BatchSimulator:
         self.next_deal = 0
         self._tables = _tables(rules.royal_high)
         self._params = rule_params(rules, players, dealer=dealer, max_turns=max_turns)
+        #: The shared observation encoding of this table (:mod:`paiute.envs.encoding`), which
+        #: :meth:`observe` produces: ``encoder.layout`` names its fields, ``encoder.size``
+        #: is the length of a row.
+        self.encoder = ObservationEncoder(rules, players)
+        self._obs_layout = _observation_layout(self.encoder)
+        self._obs_scales = int8_scales(self.encoder)
         self._batch: Any = None
         self._batch_start = 0
         self._batch_recorded = False
@@ -624,10 +612,11 @@ class BatchSimulator:
 
         Without ``policy`` every decision is uniform over the legal actions, inside the
         compiled loop. With one, deals go in lock step: each step the policy gets the
-        observations and legal masks of the whole batch and returns an action per deal
-        (:data:`Policy`); an illegal action for a running deal raises
-        :class:`~paiute.errors.IllegalActionError`. ``record`` keeps the decks, actions and
-        rebuild orders (for :meth:`BatchResult.replay`).
+        observations (:meth:`observe`, but all zeros for deals that have ended) and legal
+        masks of the whole batch and returns an action per deal (:data:`Policy`); an
+        illegal action for a running deal raises :class:`~paiute.errors.IllegalActionError`.
+        ``record`` keeps the decks, actions and rebuild orders (for
+        :meth:`BatchResult.replay`).
         """
         if deals < 0:
             raise PaiuteError(f"deals must be 0 or more, not {deals}")
@@ -674,7 +663,7 @@ class BatchSimulator:
         for _ in range(2 * self.max_turns + 2):
             if self.done.all():
                 break
-            actions = policy(self.observe(), self.legal_mask())
+            actions = policy(self._observe_running(), self.legal_mask())
             self.step(actions)
         return self.result()
 
@@ -774,13 +763,54 @@ class BatchSimulator:
         kernels.legal_masks(batch, self._tables, self._batch_params, mask, _scratch())
         return mask
 
-    def observe(self) -> npt.NDArray[np.int8]:
-        """``int8 [B, OBS_SIZE]``: each deal as its current seat may see it (R9); the layout
-        is :data:`OBSERVATION_LAYOUT`."""
+    @property
+    def observation_layout(self) -> tuple[Field, ...]:
+        """The fields of an observation row: ``encoder.layout`` (``docs/encoding.md``)."""
+        return self.encoder.layout
+
+    @property
+    def observation_size(self) -> int:
+        """The length of an observation row: ``encoder.size``."""
+        return self.encoder.size
+
+    def observe(
+        self, dtype: npt.DTypeLike = np.int8, *, out: npt.NDArray[Any] | None = None
+    ) -> npt.NDArray[Any]:
+        """Each deal as its current seat may see it (R9), in the shared encoding
+        (:attr:`encoder`): ``int8 [B, encoder.size]``, row ``d`` equal to
+        ``encoder.encode_int8(deal.observation(deal.current_seat))`` of the engine's deal;
+        with ``dtype=np.float32``, equal to ``encoder.encode(...)``. Seats are relative to
+        the observer (block ``seat0`` is the seat to act). A deal that has ended shows the
+        seat that acted last, with ``phase_over`` set (a truncated one too, though the engine
+        would say that deal is still running). ``out`` (C-contiguous, ``[B, size]``, of that
+        dtype) is filled instead of a new array."""
         batch = self._require_batch()
-        obs = np.zeros((batch.status.size, OBS_SIZE), dtype=np.int8)
-        kernels.observe_all(batch, self._batch_params, obs)
-        return obs
+        kind = np.dtype(dtype)
+        if kind not in (np.dtype(np.int8), np.dtype(np.float32)):
+            raise PaiuteError(f"observations are int8 or float32, not {kind}")
+        shape = (batch.status.size, self.encoder.size)
+        if out is None:
+            out = np.empty(shape, dtype=kind)
+        elif out.shape != shape or out.dtype != kind or not out.flags.c_contiguous:
+            raise PaiuteError(f"out must be a C-contiguous {kind} array of shape {shape}")
+        quantize = kind == np.dtype(np.int8)
+        kernels.observe_all(
+            batch, self._batch_params, self._obs_layout, self._obs_scales, out, quantize, False
+        )
+        return out
+
+    def _observe_running(self) -> npt.NDArray[np.int8]:
+        """:meth:`observe` for a policy: the rows of deals that have ended are left zero (the
+        policy's entries for them are ignored), which spares building them at every step
+        while the batch's longest deals finish."""
+        batch = self._require_batch()
+        out = np.zeros((batch.status.size, self.encoder.size), dtype=np.int8)
+        kernels.observe_all(batch, self._batch_params, self._obs_layout, self._obs_scales, out, True, True)
+        return out
+
+    def observe_float(self) -> npt.NDArray[np.float32]:
+        """``observe(np.float32)``: the float32 encoding (``encoder.encode``) of every deal."""
+        return self.observe(np.float32)
 
     def step(self, actions: npt.ArrayLike) -> None:
         """Apply one action id per deal to every running deal (entries of ended deals are
@@ -826,6 +856,42 @@ class BatchSimulator:
         if running.any():
             result.status[running] = TRUNCATED
         return result
+
+
+def _observation_layout(encoder: ObservationEncoder) -> npt.NDArray[np.int64]:
+    """The offsets the observation kernel reads (``batch_kernels.OBS_GLOBAL_FIELDS``...),
+    taken from the encoder's own layout."""
+    base = encoder.seat_offset
+    offsets = [encoder.field(name).offset for name in kernels.OBS_GLOBAL_FIELDS]
+    offsets += [base, encoder.seat_block]
+    offsets += [encoder.seat_field(0, name).offset - base for name in kernels.OBS_SEAT_FIELDS]
+    layout = np.array(offsets, dtype=np.int64)
+    assert layout.size == kernels.OBS_LAYOUT_SIZE
+    # The kernel writes these fields' int8 form as the count itself: their int8 scale must be
+    # the divisor the kernel uses (see batch_kernels._put_count).
+    divisors = {
+        "pile": encoder.cards,
+        "stock_size": encoder.cards,
+        "rebuilds": encoder.rules.max_rebuilds + 1,
+        "turn": COUNT_SCALE,
+        "discard_turn": COUNT_SCALE,
+        "seat0.hand_size": kernels.HAND_SCALE,
+        "seat0.draws": COUNT_SCALE,
+        "seat0.pile_draws": COUNT_SCALE,
+    }
+    for name, divisor in divisors.items():
+        if encoder.int8_scale(name) != divisor:
+            raise PaiuteError(f"the encoding's int8 scale of {name} is not {divisor}: update batch_kernels")
+    return layout
+
+
+def int8_scales(encoder: ObservationEncoder) -> npt.NDArray[np.float32]:
+    """The int8 scale of every entry of ``encoder``'s vector (``encoder.int8_scale`` of its
+    field): ``encode_int8`` stores ``round(value * scale)``, so ``int8 / scale`` approximates
+    the float32 encoding (``observe(np.float32)`` gives it exactly)."""
+    return np.concatenate(
+        [np.full(field.length, encoder.int8_scale(field.name), dtype=np.float32) for field in encoder.layout]
+    )
 
 
 def _scratch() -> npt.NDArray[np.int64]:

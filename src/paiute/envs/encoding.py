@@ -170,7 +170,7 @@ class ObservationEncoder:
         add(
             "pot",
             1,
-            "chips in the pot / chip scale (stake × players, or unit × players for scale payouts)",
+            "chips in the pot / chip scale (stake × players, or unit × players for scale payouts; 1 when that is 0)",
             10.0,
         )
         self.seat_offset = fields[-1].end
@@ -187,7 +187,8 @@ class ObservationEncoder:
         self._scales = np.concatenate(
             [np.full(f.length, s, np.float32) for f, s in zip(fields, scales, strict=True)]
         )
-        self.chip_scale = float((rules.stake if rules.payout == "pot" else rules.unit) * players)
+        # With no stake (or no unit) chips never move; 1 keeps the balances readable.
+        self.chip_scale = float((rules.stake if rules.payout == "pot" else rules.unit) * players) or 1.0
         # perm[s]: the gather that turns the absolute-seat vector into seat s's relative view.
         head = np.arange(self.seat_offset)
         block = np.arange(self.seat_block)
