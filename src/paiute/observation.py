@@ -18,7 +18,7 @@ from paiute.rules import RuleSet
 if TYPE_CHECKING:
     from paiute.deal import CallMade, Deal, Event, Outcome
 
-__all__ = ["Observation", "observe"]
+__all__ = ["Observation", "history_entry_json", "observe"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +55,13 @@ class Observation:
     def is_my_turn(self) -> bool:
         return self.seat == self.current_seat and self.phase != "over"
 
-    def to_json(self) -> dict[str, object]:
-        """A JSON-ready dict (cards in canonical text; values in RECORD.md's form)."""
+    def to_json(self, *, history: bool = True) -> dict[str, object]:
+        """A JSON-ready dict (cards in canonical text; values in RECORD.md's form).
+
+        ``history=False`` leaves out the ``history`` key: a caller that sends views often (the
+        web server) keeps the history's JSON per seat and adds only the new events, since the
+        history grows with every action and converting it whole each time is O(n) per view.
+        """
 
         def card(c: Card | None) -> str | None:
             return None if c is None else str(c)
@@ -64,7 +69,7 @@ class Observation:
         def cards(cs: tuple[Card, ...]) -> list[str]:
             return [str(c) for c in cs]
 
-        return {
+        data: dict[str, object] = {
             "seat": self.seat,
             "rules": self.rules.to_dict(),
             "players": self.players,
@@ -87,15 +92,7 @@ class Observation:
             "first_turn": self.first_turn,
             "calls": [call.to_json() for call in self.calls],
             "highest_call": None if self.highest_call is None else self.highest_call.to_json(),
-            "history": [
-                {
-                    "seat": event.seat,
-                    "action": str(event.action),
-                    "card": card(event.card),
-                    "rebuilt": event.rebuilt,
-                }
-                for event in self.history
-            ],
+            "history": [history_entry_json(event) for event in self.history] if history else None,
             "legal_actions": [str(action) for action in self.legal_actions],
             "outcome": None
             if self.outcome is None
@@ -104,6 +101,9 @@ class Observation:
                 "winners": list(self.outcome.winners),
             },
         }
+        if not history:
+            del data["history"]
+        return data
 
     def __str__(self) -> str:
         who = "spectator" if self.seat is None else f"seat {self.seat}"
@@ -118,6 +118,19 @@ class Observation:
         for call in self.calls:
             lines.append(f"call by seat {call.seat}: {format_cards(call.shown)} = {call.value}")
         return "\n".join(lines)
+
+
+def history_entry_json(event: Event) -> dict[str, object]:
+    """One event of :attr:`Observation.history` as :meth:`Observation.to_json` writes it.
+
+    ``event`` must already be as the seat sees it (:meth:`~paiute.deal.Event.seen_by`, R9).
+    """
+    return {
+        "seat": event.seat,
+        "action": str(event.action),
+        "card": None if event.card is None else str(event.card),
+        "rebuilt": event.rebuilt,
+    }
 
 
 def observe(deal: Deal, seat: int | None) -> Observation:

@@ -151,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
         from paiute.server.db import Store
         from paiute.server.migrate import upgrade
         from paiute.server.service import Settings
+        from paiute.server.wsproto import websocket_protocol
     except ImportError as error:
         raise PaiuteError(
             f"paiute serve needs the web extra ({error.name} is missing): pip install 'paiute[web]'"
@@ -188,6 +189,7 @@ def run(args: argparse.Namespace) -> int:
     config = uvicorn.Config(
         app,
         log_level=args.log_level,
+        ws=websocket_protocol(),  # uvicorn's, compressing at zlib level 1 (paiute.server.wsproto)
         ws_max_size=WS_MAX_SIZE,
         lifespan="on",
         access_log=args.log_level == "debug",

@@ -7,6 +7,7 @@ every table that is not closed and sets their bots and clocks going again.
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -61,6 +62,11 @@ def create_app(
         service = Service(store, settings, clock)
         app.state.service = service
         await service.start()
+        # What is alive now (the modules, the recovered tables) lives as long as the server:
+        # freezing it keeps the cyclic garbage collector's full passes, which stop the event
+        # loop, from going over it again and again (they took up to ~90 ms, the worst updates).
+        gc.collect()
+        gc.freeze()
         if on_ready is not None:
             on_ready()
         try:

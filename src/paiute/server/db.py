@@ -33,6 +33,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -49,6 +50,7 @@ from paiute.server.table import TableEvent
 
 __all__ = [
     "NOTIFY_CHANNEL",
+    "Change",
     "DatabaseError",
     "Locked",
     "Store",
@@ -90,6 +92,10 @@ events_table = Table(
     Column("secret", _Json, nullable=False),
     Column("created", Float, nullable=False),
 )
+
+
+#: One table's change to store: its id, its new events and its new status.
+Change = tuple[str, list[TableEvent], str]
 
 
 class DatabaseError(PaiuteError):
@@ -283,6 +289,33 @@ class Store:
         finally:
             connection.close()
 
+    def append_many(self, changes: list[Change]) -> list[Exception | None]:
+        """Store several tables' changes (no lock held, SQLite) in ONE transaction: group commit.
+
+        One commit for many tables is what lets a single-writer database keep up; each change
+        is still checked and written as :meth:`append` would. Should the transaction fail, it
+        is rolled back and each change is tried in its own, so that one change's failure (its
+        version written meanwhile) never fails the others. The answer: per change, None (it is
+        committed) or the error that kept it out.
+        """
+        try:
+            with self.engine.begin() as connection:
+                self._append_many(connection, changes)
+        except (SQLAlchemyError, DatabaseError) as error:
+            if len(changes) == 1:
+                return [error]
+        else:
+            return [None] * len(changes)
+        errors: list[Exception | None] = []
+        for table_id, events, status in changes:
+            try:
+                self.append(table_id, events, status, None)
+            except (SQLAlchemyError, DatabaseError) as error:
+                errors.append(error)
+            else:
+                errors.append(None)
+        return errors
+
     def abort(self, locked: Locked) -> None:
         """Roll back a locked transaction that wrote nothing."""
         try:
@@ -300,6 +333,33 @@ class Store:
         if result.rowcount != 1:
             raise DatabaseError(f"table {table_id!r} changed in the database since version {first - 1}")
         self._insert(connection, table_id, events)
+
+    @staticmethod
+    def _append_many(connection: Connection, changes: list[Change]) -> None:
+        """:meth:`_append` for several tables in two statements (one UPDATE and one INSERT,
+        each executed for many rows), fewer round trips than two per table."""
+        result = connection.execute(
+            update(tables_table)
+            .where(tables_table.c.id == bindparam("b_id"), tables_table.c.version == bindparam("b_before"))
+            .values(
+                version=bindparam("b_version"), status=bindparam("b_status"), updated=bindparam("b_updated")
+            ),
+            [
+                {
+                    "b_id": table_id,
+                    "b_before": events[0].version - 1,
+                    "b_version": events[-1].version,
+                    "b_status": status,
+                    "b_updated": events[-1].created,
+                }
+                for table_id, events, status in changes
+            ],
+        )
+        if result.rowcount != len(changes):  # the dialects used report executemany's rows
+            raise DatabaseError("a table changed in the database since the version planned for")
+        rows = [_event_row(table_id, item) for table_id, events, _ in changes for item in events]
+        if rows:
+            connection.execute(insert(events_table), rows)
 
     @staticmethod
     def _insert(connection: Connection, table_id: str, events: list[TableEvent]) -> None:

@@ -8,7 +8,9 @@ HTTP or WebSocket, bots, clocks, the next deal):
    events other processes committed meanwhile;
 3. answer a repeated client id with its first answer, applying nothing;
 4. ask the table for a *plan* (a refusal raises :class:`ServiceError` and changes nothing);
-5. write the planned events in one transaction and commit (in a worker thread);
+5. write the planned events in one transaction and commit (in a worker thread; with SQLite,
+   the one writer thread, whose transaction may carry other tables' changes too:
+   :mod:`paiute.server.writer`);
 6. only then apply them to the table in memory and put the updates in every subscriber's
    queue; the caller gets its acknowledgement last.
 
@@ -46,6 +48,7 @@ from paiute.server.db import NOTIFY_CHANNEL, DatabaseError, Locked, Store, Store
 from paiute.server.errors import ServiceError
 from paiute.server.pubsub import Listener, Subscriber
 from paiute.server.table import CLOCK_BOT, Draft, Table, TableConfig, TableEvent, status_after
+from paiute.server.writer import Writer
 
 __all__ = ["Runtime", "Service", "Settings", "hash_token", "new_token"]
 
@@ -98,6 +101,7 @@ class Runtime:
         self.task: asyncio.Task[None] | None = None
         self.wake = asyncio.Event()
         self.players: dict[int, Player] = {}
+        self.updates = views.Updates()  # the update frames, encoded once per version and seat
 
     def presence(self) -> views.Presence:
         seats = frozenset(sub.seat for sub in self.subscribers if sub.seat is not None)
@@ -122,6 +126,9 @@ class Service:
         self._background: set[asyncio.Task[None]] = set()
         # Database calls get their own threads, so a bot thinking never delays a commit.
         self._db_threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="paiute-db")
+        # SQLite: one writer thread commits the changes of several tables at once (group
+        # commit); PostgreSQL commits each change in the transaction that holds its row lock.
+        self._writer = None if store.shared else Writer(store)
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -146,6 +153,8 @@ class Service:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self._writer is not None:
+            await self._thread(self._writer.close)
         await self._db(self.store.dispose)
         self._db_threads.shutdown(wait=False)
 
@@ -267,7 +276,10 @@ class Service:
                 events = table.number(drafts, self.clock())
                 status = status_after(table.status, drafts)
                 try:
-                    await self._thread(self.store.append, table.id, events, status, locked)
+                    if locked is None and self._writer is not None:
+                        await self._writer.append(table.id, events, status)
+                    else:
+                        await self._thread(self.store.append, table.id, events, status, locked)
                     locked = None  # committed and closed by append
                 except (SQLAlchemyError, DatabaseError) as error:
                     locked = None
@@ -308,26 +320,17 @@ class Service:
     def _broadcast_on(self, rt: Runtime, table: Table, item: TableEvent) -> None:
         if not rt.subscribers:
             return
-        presence = rt.presence()
-        texts: dict[int | None, str] = {}
-        for sub in list(rt.subscribers):
-            text = texts.get(sub.seat)
-            if text is None:
-                try:
-                    message = {
-                        "type": "update",
-                        "version": item.version,
-                        "event": views.event_for(table, item, sub.seat),
-                        "state": views.view_for(table, sub.seat, presence),
-                    }
-                except Exception:  # a bug in a view must not stop the others' updates
-                    log.exception(
-                        "table %s: building version %d for seat %s", table.id, item.version, sub.seat
-                    )
-                    sub.drop()
-                    continue
-                text = texts[sub.seat] = json.dumps(message, separators=(",", ":"))
-            sub.push(text)
+        subscribers = list(rt.subscribers)
+        try:
+            texts = rt.updates.texts(table, item, [sub.seat for sub in subscribers], rt.presence())
+        except Exception:  # a bug in a view must not take the service down: drop and re-welcome
+            log.exception("table %s: building version %d", table.id, item.version)
+            rt.updates = views.Updates()
+            for sub in subscribers:
+                sub.drop()
+            return
+        for sub in subscribers:
+            sub.push(texts[sub.seat])
 
     # -- automation: bots, clocks, the next deal ------------------------------------------------
 
