@@ -75,3 +75,9 @@ def client(db_url: str) -> Iterator[Any]:
 
     with TestClient(create_app(db_url, settings=fast_settings())) as test_client:
         yield test_client
+
+
+@pytest.fixture(autouse=True)
+def _english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests compare English text: the machine's locale must not choose another language."""
+    monkeypatch.setenv("PAIUTE_LANG", "en")

@@ -25,7 +25,7 @@ from __future__ import annotations
 import enum
 
 from paiute.cards import CARDS, Card
-from paiute.errors import ParseError
+from paiute.errors import N_, ParseError
 
 __all__ = [
     "ACTIONS",
@@ -90,7 +90,7 @@ class Action:
     @staticmethod
     def from_id(action_id: int) -> Action:
         if not 0 <= action_id < NUM_ACTIONS:
-            raise ParseError(f"unknown action id {action_id!r} (0..{NUM_ACTIONS - 1})")
+            raise ParseError(N_("unknown action id {id!r} (0..{last})"), id=action_id, last=NUM_ACTIONS - 1)
         return ACTIONS[action_id]
 
     @staticmethod
@@ -109,7 +109,8 @@ class Action:
             card = Card.parse(words[1])
             return Action.discard(card) if lowered[0] == "discard" else Action.call(card)
         raise ParseError(
-            f"unknown action {text!r} (expected draw stock, draw discard, discard C, call C or call)"
+            N_("unknown action {text!r} (expected draw stock, draw discard, discard C, call C or call)"),
+            text=text,
         )
 
     def __str__(self) -> str:

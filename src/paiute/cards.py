@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 
-from paiute.errors import ParseError
+from paiute.errors import N_, ParseError
 
 __all__ = [
     "CARDS",
@@ -73,7 +73,7 @@ class Rank(enum.IntEnum):
         """
         rank = _RANK_TEXT.get(text.strip().upper())
         if rank is None:
-            raise ParseError(f"unknown rank {text!r} (R1.4: 2-9, T or 10, J, Q, K, A)")
+            raise ParseError(N_("unknown rank {text!r} (R1.4: 2-9, T or 10, J, Q, K, A)"), text=text)
         return rank
 
 
@@ -157,7 +157,7 @@ class Card(int):
     def joker(cls, number: int) -> Card:
         """Joker 1 or 2 (R1.3)."""
         if number not in (1, 2):
-            raise ParseError(f"unknown joker number {number!r} (R1.4: Jk1 or Jk2)")
+            raise ParseError(N_("unknown joker number {number!r} (R1.4: Jk1 or Jk2)"), number=number)
         return CARDS[51 + number]
 
     @classmethod
@@ -173,7 +173,7 @@ class Card(int):
         """
         card = _CARD_TEXT.get(text) or _CARD_TEXT.get(text.strip().lower())
         if card is None:
-            raise ParseError(f"unknown card text {text!r} ({_CARD_TEXT_HELP})")
+            raise ParseError(_CARD_TEXT_HELP, text=text)
         return card
 
     @property
@@ -222,7 +222,9 @@ def _card_from_index(index: int) -> Card:
     return CARDS[index]
 
 
-_CARD_TEXT_HELP = "R1.4: rank 2-9, T or 10, J, Q, K, A then suit c d h s or ♣ ♦ ♥ ♠; jokers Jk1, Jk2"
+_CARD_TEXT_HELP = N_(
+    "unknown card text {text!r} (R1.4: rank 2-9, T or 10, J, Q, K, A then suit c d h s or ♣ ♦ ♥ ♠; jokers Jk1, Jk2)"
+)
 
 #: All 54 cards by index: the 52 naturals (rank-major, suits c d h s) then Jk1, Jk2.
 CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(54))
@@ -282,10 +284,10 @@ def parse_cards(text: str | Iterable[str], *, plain_jokers: bool = False) -> lis
     for card in explicit:
         if card is None:
             if not spare:
-                raise ParseError(f"more than two jokers in {source!r} (R1.3)")
+                raise ParseError(N_("more than two jokers in {source!r} (R1.3)"), source=source)
             card = spare.pop(0)
         if card in seen:
-            raise ParseError(f"card {str(card)!r} appears twice in {source!r}")
+            raise ParseError(N_("card {card!r} appears twice in {source!r}"), card=str(card), source=source)
         seen.add(card)
         cards.append(card)
     return cards

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from paiute.cards import Rank
-from paiute.errors import ParseError
+from paiute.errors import N_, ParseError
 
 __all__ = ["Category", "Value"]
 
@@ -108,18 +108,24 @@ class Value:
     def __post_init__(self) -> None:
         category, ranks = self.category, self.ranks
         if len(ranks) != category.rank_count:
-            raise ParseError(f"{category.value} takes {category.rank_count} rank(s), not {len(ranks)}")
+            raise ParseError(
+                N_("{name} takes {count} rank(s), not {given}"),
+                name=category.value,
+                count=category.rank_count,
+                given=len(ranks),
+            )
         if category is Category.STRAIGHT_FLUSH and not Rank.FIVE <= ranks[0] <= Rank.KING:
             # R5.3: 5-4-3-2-A is the lowest; R5.2: ace high is the Royal Flush.
-            raise ParseError(f"no straight flush is {ranks[0].singular} high (R5.2, R5.3: five to king)")
+            raise ParseError(N_("no straight flush is {rank} high (R5.2, R5.3: five to king)"), rank=ranks[0])
         if category is Category.FOUR_TWO and ranks[0] == ranks[1]:
-            raise ParseError("a Four/Two's pair is of another rank than its four (R5.4)")
+            raise ParseError(N_("a Four/Two's pair is of another rank than its four (R5.4)"))
         if category in (Category.THREE_THREE, Category.PAIUTE) and any(
             high <= low for high, low in itertools.pairwise(ranks)
         ):
             raise ParseError(
-                f"{category.title} ranks are different and listed high first (R5.5, R5.6): "
-                + " ".join(rank.symbol for rank in ranks)
+                N_("{title} ranks are different and listed high first (R5.5, R5.6): {ranks}"),
+                title=category,
+                ranks=" ".join(rank.symbol for rank in ranks),
             )
 
     # -- the integer code used by the evaluator ----------------------------------------------
@@ -204,11 +210,13 @@ class Value:
         """Parse the compact notation of :meth:`notation`."""
         words = text.split()
         if not words:
-            raise ParseError(f"empty combination value {text!r}")
+            raise ParseError(N_("empty combination value {text!r}"), text=text)
         try:
             category = Category(words[0].lower())
         except ValueError:
-            raise ParseError(f"unknown combination {words[0]!r} in {text!r}") from None
+            raise ParseError(
+                N_("unknown combination {name!r} in {text!r}"), name=words[0], text=text
+            ) from None
         return cls(category, tuple(Rank.parse(word) for word in words[1:]), royal_high)
 
     def to_json(self) -> dict[str, object]:
@@ -223,7 +231,7 @@ class Value:
         try:
             category = Category(name)
         except ValueError:
-            raise ParseError(f"unknown combination name {name!r}") from None
+            raise ParseError(N_("unknown combination name {name!r}"), name=name) from None
         if not isinstance(ranks, Sequence) or isinstance(ranks, str):
-            raise ParseError(f"bad ranks {ranks!r}: expected a list")
+            raise ParseError(N_("bad ranks {ranks!r}: expected a list"), ranks=ranks)
         return cls(category, tuple(Rank.parse(str(rank)) for rank in ranks), royal_high)

@@ -38,7 +38,7 @@ from paiute.actions import (
 from paiute.cards import Card, format_cards, pack
 from paiute.chance import Chance, SeededChance
 from paiute.combos import Value
-from paiute.errors import IllegalActionError, PaiuteError
+from paiute.errors import N_, IllegalActionError, PaiuteError
 from paiute.evaluator import Evaluator
 from paiute.observation import Observation, observe
 from paiute.rules import RuleSet
@@ -499,70 +499,73 @@ class Deal:
         return self._violation(action)
 
     def _violation(self, action: Action) -> IllegalActionError | None:
+        # Each explanation is a catalogue template (N_) with its parameters, so that
+        # interfaces can show it in the player's language (paiute.i18n); str() stays English.
         phase = self._phase
         seat = self._seat
         kind = action.kind
+        text = str(action)
         if phase is Phase.OVER:
-            return IllegalActionError("R7.3", "the deal is over", str(action))
+            return IllegalActionError("R7.3", N_("the deal is over"), text)
         if phase is Phase.DRAW:
             if kind is ActionKind.DRAW_STOCK:
                 if not self._can_draw_stock():
                     return IllegalActionError(
-                        "R4.6", "the stock is empty and no rebuild is possible", str(action)
+                        "R4.6", N_("the stock is empty and no rebuild is possible"), text
                     )
                 return None
             if kind is ActionKind.DRAW_DISCARD:
                 if not self._discard:
                     return IllegalActionError(
-                        "R4.2", "the discard pile is empty: draw from the stock", str(action)
+                        "R4.2", N_("the discard pile is empty: draw from the stock"), text
                     )
                 return None
             if kind.is_call:
-                return IllegalActionError("R6.1", f"seat {seat} must draw before calling", str(action))
-            return IllegalActionError("R4.2", f"seat {seat} must draw before discarding", str(action))
+                return IllegalActionError("R6.1", N_("seat {seat} must draw before calling"), text, seat=seat)
+            return IllegalActionError("R4.2", N_("seat {seat} must draw before discarding"), text, seat=seat)
         # Phase.DISCARD: the seat holds six cards.
         if kind.is_draw:
             return IllegalActionError(
-                "R4.2", f"seat {seat} has drawn this turn: discard or call", str(action)
+                "R4.2", N_("seat {seat} has drawn this turn: discard or call"), text, seat=seat
             )
         hand = self._hands[seat]
         card = action.card
         if kind is ActionKind.DISCARD:
             if card not in hand:
-                return IllegalActionError("R4.2", f"seat {seat} does not hold {card}", str(action))
+                return IllegalActionError(
+                    "R4.2", N_("seat {seat} does not hold {card}"), text, seat=seat, card=card
+                )
             if card == self._taken:
                 return IllegalActionError(
-                    "R4.3", "the card taken from the discard pile may not be discarded this turn", str(action)
+                    "R4.3", N_("the card taken from the discard pile may not be discarded this turn"), text
                 )
             return None
         if kind is ActionKind.CALL_FIVE:
             if card not in hand:
                 return IllegalActionError(
-                    "R6.2", f"seat {seat} does not hold {card} to put down", str(action)
+                    "R6.2", N_("seat {seat} does not hold {card} to put down"), text, seat=seat, card=card
                 )
             if card == self._taken:
                 return IllegalActionError(
                     "R4.3",
-                    "the card taken from the discard pile may not be put down with a call this turn",
-                    str(action),
+                    N_("the card taken from the discard pile may not be put down with a call this turn"),
+                    text,
                 )
             shown = [other for other in hand if other != card]
             code = self._evaluator.code(shown)
             if code == 0:
                 return IllegalActionError(
-                    "R6.2",
-                    f"{format_cards(shown)} make no five-card combination (R5.1-R5.3)",
-                    str(action),
+                    "R6.2", N_("{cards} make no five-card combination (R5.1-R5.3)"), text, cards=tuple(shown)
                 )
             return self._below_highest(code, action)
         code = self._evaluator.code(hand)
         if code == 0:
             return IllegalActionError(
-                "R6.3", f"{format_cards(hand)} make no six-card combination (R5.4-R5.6)", str(action)
+                "R6.3", N_("{cards} make no six-card combination (R5.4-R5.6)"), text, cards=tuple(hand)
             )
         if code >> 12 == _PAIUTE_ORDER and not self._paiute_ok():
             return IllegalActionError(
-                "R5.7", "a Paiute may be called only on the caller's first turn", str(action)
+                "R5.7", N_("a Paiute may be called only on the caller's first turn"), text
             )
         return self._below_highest(code, action)
 
@@ -571,7 +574,11 @@ class Deal:
             return None
         value = Value.from_code(code, royal_high=self.rules.royal_high)
         return IllegalActionError(
-            "R6.4", f"{value} does not equal or beat the highest call, {self.highest_call}", str(action)
+            "R6.4",
+            N_("{value} does not equal or beat the highest call, {highest}"),
+            str(action),
+            value=value,
+            highest=self.highest_call,
         )
 
     # -- applying actions ---------------------------------------------------------------

@@ -2,21 +2,108 @@
 
 Every error is a :class:`ValueError` so that callers that only care about "bad input" can
 catch one thing; interfaces decide how to show them. Messages quote the offending text.
+
+An error built from a message template keeps the template (:attr:`PaiuteError.message_id`)
+and its parameters (:attr:`PaiuteError.params`) so that an interface can show it in the
+reader's language (:meth:`paiute.i18n.Translator.explain`); ``str(error)`` is always the
+English text. Templates are marked with :func:`N_` so that the catalogue tools find them.
+
+>>> error = ParseError(N_("unknown rank {text!r}"), text="X")
+>>> str(error), error.message_id, error.params
+("unknown rank 'X'", 'unknown rank {text!r}', {'text': 'X'})
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 __all__ = [
+    "N_",
     "IllegalActionError",
+    "Message",
     "PaiuteError",
     "ParseError",
     "RecordError",
     "RulesError",
+    "plain_text",
 ]
 
 
+def N_(message: str) -> str:  # noqa: N802 - the name the gettext tools look for
+    """Mark ``message`` for the translation catalogues; return it unchanged."""
+    return message
+
+
+def plain_text(value: object) -> str:
+    """The English text of a message parameter: cards and card lists in canonical text, a
+    rank by its name (``"king"``), a combination category by its title (``"Four/Two"``)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list | tuple):
+        return " ".join(plain_text(item) for item in value)
+    for attribute in ("singular", "title"):  # paiute.cards.Rank, paiute.combos.Category
+        text = getattr(value, attribute, None)
+        if isinstance(text, str):
+            return text
+    return str(value)
+
+
+def format_message(template: str, params: Mapping[str, object]) -> str:
+    """Fill ``template``'s ``{placeholders}`` with the English text of ``params``.
+
+    ``!r`` conversions quote the parameter as Python would (a text the user typed).
+    """
+    return template.format(**{name: _Plain(value) for name, value in params.items()})
+
+
+class Message:
+    """A message template with its parameters, to be shown in English (``str()``) or
+    translated later (:meth:`paiute.i18n.Translator.message`); it may be a parameter of
+    another message.
+
+    >>> str(Message(N_("a whole number {low}..{high}"), low=2, high=8))
+    'a whole number 2..8'
+    """
+
+    __slots__ = ("message_id", "params")
+
+    def __init__(self, message_id: str, /, **params: object) -> None:
+        self.message_id = message_id
+        self.params = params
+
+    def __str__(self) -> str:
+        return format_message(self.message_id, self.params) if self.params else self.message_id
+
+    def __repr__(self) -> str:
+        return f"Message({self.message_id!r}, **{self.params!r})"
+
+
+class _Plain:
+    """A parameter that formats as :func:`plain_text` and ``!r`` as its ``repr``."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        return format(plain_text(self.value), spec)
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
 class PaiuteError(ValueError):
-    """Base class of every error raised by :mod:`paiute`."""
+    """Base class of every error raised by :mod:`paiute`.
+
+    ``PaiuteError(text)`` is a finished English message; ``PaiuteError(template, **params)``
+    fills the template and keeps both, for translation.
+    """
+
+    def __init__(self, message: str = "", /, **params: object) -> None:
+        self.message_id = message
+        self.params: dict[str, object] = params
+        super().__init__(format_message(message, params) if params else message)
 
 
 class ParseError(PaiuteError):
@@ -30,16 +117,23 @@ class RulesError(PaiuteError):
 class IllegalActionError(PaiuteError):
     """An action the rules forbid now; :attr:`rule` is the rule ID it breaks (``"R4.3"``).
 
+    :attr:`reason` is the English explanation; when it was built from a template,
+    :attr:`message_id` and :attr:`params` let an interface translate it.
+
     >>> error = IllegalActionError("R4.3", "the card taken from the discard pile may not be discarded this turn")
     >>> str(error)
     'R4.3 the card taken from the discard pile may not be discarded this turn'
+    >>> str(IllegalActionError("R4.2", N_("seat {seat} does not hold {card}"), "discard 7h", seat=1, card="7h"))
+    'R4.2 seat 1 does not hold 7h'
     """
 
-    def __init__(self, rule: str, reason: str, action: str | None = None) -> None:
+    def __init__(self, rule: str, reason: str, action: str | None = None, /, **params: object) -> None:
         self.rule = rule
-        self.reason = reason
+        self.reason = format_message(reason, params) if params else reason
         self.action = action
-        super().__init__(f"{rule} {reason}")
+        ValueError.__init__(self, f"{rule} {self.reason}")
+        self.message_id = reason
+        self.params = params
 
 
 class RecordError(PaiuteError):

@@ -54,8 +54,20 @@ FORMAT = "paiute-record/1"
 class ReplayError(IllegalActionError):
     """A record action that breaks a rule: where it is, its text and the rule (RECORD.md)."""
 
-    def __init__(self, deal: int, action: int, text: str, rule: str, reason: str) -> None:
+    def __init__(
+        self,
+        deal: int,
+        action: int,
+        text: str,
+        rule: str,
+        reason: str,
+        *,
+        cause: IllegalActionError | None = None,
+    ) -> None:
         super().__init__(rule, reason, text)
+        if cause is not None:
+            # Keep the template of the rule explanation, so that interfaces can translate it.
+            self.message_id, self.params = cause.message_id, cause.params
         self.deal = deal
         self.index = action
         self.text = text
@@ -254,7 +266,9 @@ class Record:
                 except ReplayError:
                     raise
                 except IllegalActionError as error:
-                    raise ReplayError(index, position, str(action), error.rule, error.reason) from None
+                    raise ReplayError(
+                        index, position, str(action), error.rule, error.reason, cause=error
+                    ) from None
             if deal.is_over and chance.unused:
                 raise RecordError(
                     f"deal {index}: {chance.unused} recorded rebuild(s) that the deal never made (R4.6)"

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paiute.cards import CARDS, JOKERS, Card
-from paiute.errors import RulesError
+from paiute.errors import N_, Message, RulesError
 
 __all__ = ["MAX_SEATS", "MIN_PLAYERS", "OPTIONS", "PRESETS", "Option", "RuleSet"]
 
@@ -61,23 +61,34 @@ class Option:
         else:
             ok = value in self.choices
         if not ok:
-            raise RulesError(f"bad value for option {self.name}: {value!r} ({self.allowed()})")
+            raise RulesError(
+                N_("bad value for option {name}: {value!r} ({allowed})"),
+                name=self.name,
+                value=value,
+                allowed=self.allowed_message(),
+            )
         return value
 
     def allowed(self) -> str:
-        """What values the option takes, in words."""
+        """What values the option takes, in English words."""
+        return str(self.allowed_message())
+
+    def allowed_message(self) -> Message:
+        """What values the option takes, as a message to translate (paiute.i18n)."""
         if self.kind is bool:
-            return "true or false"
+            return Message(N_("true or false"))
         if self.kind is int:
-            low = "" if self.minimum is None else str(self.minimum)
-            high = "" if self.maximum is None else str(self.maximum)
-            return f"a whole number {low}..{high}".rstrip(".") if high else f"a whole number >= {low}"
-        return "one of " + ", ".join(str(choice) for choice in self.choices)
+            if self.maximum is not None:
+                if self.minimum is None:
+                    return Message(N_("a whole number up to {high}"), high=self.maximum)
+                return Message(N_("a whole number {low}..{high}"), low=self.minimum, high=self.maximum)
+            return Message(N_("a whole number >= {low}"), low=self.minimum)
+        return Message(N_("one of {choices}"), choices=", ".join(str(choice) for choice in self.choices))
 
 
 #: Every option of RULES.md, in the order RULES.md introduces them.
 OPTIONS: tuple[Option, ...] = (
-    Option("jokers", "R1.3", False, bool, help="two jokers join the pack and are the only wild cards"),
+    Option("jokers", "R1.3", False, bool, help=N_("two jokers join the pack and are the only wild cards")),
     Option(
         "max_players",
         "R2.1",
@@ -85,21 +96,21 @@ OPTIONS: tuple[Option, ...] = (
         int,
         minimum=MIN_PLAYERS,
         maximum=MAX_SEATS,
-        help="most players at the table; 6 or more allows a Paiute on any turn",
+        help=N_("most players at the table; 6 or more allows a Paiute on any turn"),
     ),
     Option(
         "upcard_under_stock",
         "R2.6",
         True,
         bool,
-        help="the upcard goes face up under the stock and is drawn last (off: out of play)",
+        help=N_("the upcard goes face up under the stock and is drawn last (off: out of play)"),
     ),
     Option(
         "open_discard",
         "R2.7",
         False,
         bool,
-        help="the top card of the stock is turned face up to start the discard pile",
+        help=N_("the top card of the stock is turned face up to start the discard pile"),
     ),
     Option(
         "wild_colour",
@@ -107,14 +118,14 @@ OPTIONS: tuple[Option, ...] = (
         "any",
         str,
         choices=("any", "opposite"),
-        help="which cards of the wild rank are wild: all, or the two of the other colour",
+        help=N_("which cards of the wild rank are wild: all, or the two of the other colour"),
     ),
     Option(
         "reshuffle_keeps_top",
         "R4.6",
         True,
         bool,
-        help="a rebuild leaves the top discard in place (off: the whole pile is shuffled)",
+        help=N_("a rebuild leaves the top discard in place (off: the whole pile is shuffled)"),
     ),
     Option(
         "max_rebuilds",
@@ -122,30 +133,34 @@ OPTIONS: tuple[Option, ...] = (
         3,
         int,
         minimum=0,
-        help="stock rebuilds allowed before a call; one more ends the deal dead",
+        help=N_("stock rebuilds allowed before a call; one more ends the deal dead"),
     ),
     Option(
-        "paiute_any_turn", "R5.7", False, bool, help="a Paiute may be called on any turn, not only the first"
+        "paiute_any_turn",
+        "R5.7",
+        False,
+        bool,
+        help=N_("a Paiute may be called on any turn, not only the first"),
     ),
-    Option("royal_high", "R5.8", False, bool, help="the Royal Flush ranks above Five of a Kind"),
+    Option("royal_high", "R5.8", False, bool, help=N_("the Royal Flush ranks above Five of a Kind")),
     Option(
         "payout",
         "R8.2",
         "pot",
         str,
         choices=("pot", "scale"),
-        help="pot: the winner takes the stakes; scale: losers pay by combination (R8.4)",
+        help=N_("pot: the winner takes the stakes; scale: losers pay by combination (R8.4)"),
     ),
-    Option("stake", "R8.2", 1, int, minimum=0, help="chips each player pays into the pot per deal"),
+    Option("stake", "R8.2", 1, int, minimum=0, help=N_("chips each player pays into the pot per deal")),
     Option(
         "ties",
         "R8.3",
         "split",
         str,
         choices=("split", "first_call"),
-        help="tied winners split the pot, or the first of them to call takes it",
+        help=N_("tied winners split the pot, or the first of them to call takes it"),
     ),
-    Option("unit", "R8.4", 25, int, minimum=0, help="chips per unit of the scale payout"),
+    Option("unit", "R8.4", 25, int, minimum=0, help=N_("chips per unit of the scale payout")),
 )
 _OPTIONS_BY_NAME: dict[str, Option] = {option.name: option for option in OPTIONS}
 
@@ -182,7 +197,11 @@ class RuleSet:
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:
-            raise RulesError(f"unknown preset {self.preset!r} (presets: {', '.join(PRESETS)})")
+            raise RulesError(
+                N_("unknown preset {preset!r} (presets: {presets})"),
+                preset=self.preset,
+                presets=", ".join(PRESETS),
+            )
         for option in OPTIONS:
             option.check(getattr(self, option.name))
 
@@ -190,10 +209,18 @@ class RuleSet:
     def from_preset(cls, preset: str = "pagat", **options: object) -> RuleSet:
         """The preset's rules with ``options`` overriding it; unknown names are refused."""
         if preset not in PRESETS:
-            raise RulesError(f"unknown preset {preset!r} (presets: {', '.join(PRESETS)})")
+            raise RulesError(
+                N_("unknown preset {preset!r} (presets: {presets})"),
+                preset=preset,
+                presets=", ".join(PRESETS),
+            )
         for name in options:
             if name not in _OPTIONS_BY_NAME:
-                raise RulesError(f"unknown option {name!r} (options: {', '.join(o.name for o in OPTIONS)})")
+                raise RulesError(
+                    N_("unknown option {name!r} (options: {options})"),
+                    name=name,
+                    options=", ".join(o.name for o in OPTIONS),
+                )
         values: dict[str, Any] = {**PRESETS[preset], **options}
         return cls(preset=preset, **values)
 
@@ -203,7 +230,7 @@ class RuleSet:
         options = dict(data)
         preset = options.pop("preset", "pagat")
         if not isinstance(preset, str):
-            raise RulesError(f"bad preset {preset!r}: expected a name")
+            raise RulesError(N_("bad preset {preset!r}: expected a name"), preset=preset)
         return cls.from_preset(preset, **options)
 
     @classmethod
@@ -218,8 +245,9 @@ class RuleSet:
         option = _OPTIONS_BY_NAME.get(name)
         if not sep or option is None:
             raise RulesError(
-                f"bad option {text!r}: expected NAME=VALUE with NAME one of "
-                + ", ".join(o.name for o in OPTIONS)
+                N_("bad option {text!r}: expected NAME=VALUE with NAME one of {options}"),
+                text=text,
+                options=", ".join(o.name for o in OPTIONS),
             )
         raw = raw.strip()
         value: object = raw
@@ -253,7 +281,7 @@ class RuleSet:
         """A copy with some options changed (validated like a new rule set)."""
         for name in options:
             if name not in _OPTIONS_BY_NAME:
-                raise RulesError(f"unknown option {name!r}")
+                raise RulesError(N_("unknown option {name!r}"), name=name)
         return dataclasses.replace(self, **options)  # type: ignore[arg-type]
 
     # -- what the options imply ------------------------------------------------------------
@@ -267,12 +295,21 @@ class RuleSet:
         """Refuse a table of ``players`` that these rules do not allow (R2.1, R4.6)."""
         if not MIN_PLAYERS <= players <= self.max_players:
             raise RulesError(
-                f"R2.1 {players} players: these rules allow {MIN_PLAYERS} to "
-                f"{self.max_players} (raise max_players, at most {MAX_SEATS}, for more)"
+                N_(
+                    "R2.1 {players} players: these rules allow {low} to {high} (raise max_players, at most {most}, for more)"
+                ),
+                players=players,
+                low=MIN_PLAYERS,
+                high=self.max_players,
+                most=MAX_SEATS,
             )
         needed = players * _HAND_SIZE + 1 + _CARDS_OUTSIDE_HANDS
         if needed > self.pack_size:
-            raise RulesError(f"R4.6 a pack of {self.pack_size} cards is too small for {players} players")
+            raise RulesError(
+                N_("R4.6 a pack of {size} cards is too small for {players} players"),
+                size=self.pack_size,
+                players=players,
+            )
 
     def paiute_allowed_any_turn(self, players: int) -> bool:
         """R5.7 and R2.1: a Paiute on any turn by option, or always with 6+ players."""
@@ -288,7 +325,7 @@ class RuleSet:
         if self.jokers:
             return frozenset(JOKERS)  # R3.2
         if upcard is None or upcard.is_joker:
-            raise RulesError("R3.1 without jokers the wild rank comes from an upcard")
+            raise RulesError(N_("R3.1 without jokers the wild rank comes from an upcard"))
         base = (upcard // 4) * 4
         rank_cards = CARDS[base : base + 4]
         if self.wild_colour == "opposite":  # R3.3

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from conftest_browser import Server, TablePage, launch_chromium, play_until, run_server
+from conftest_browser import STEP_MS, Server, TablePage, launch_chromium, play_until, run_server
 from playwright.sync_api import (
     Browser,
     BrowserContext,
@@ -335,6 +335,12 @@ def test_reconnect_mid_deal_keeps_the_seat_and_the_hand(server: Server, browser:
 
     # R4.3 through the page: the card taken from the discard pile (open_discard, R2.7) is
     # disabled; a stale page that sends it anyway gets the server's refusal with the rule.
+    try:
+        expect(page.locator("#btn-draw-discard")).to_be_enabled(timeout=STEP_MS)
+    except AssertionError as error:  # say what the page and the server showed
+        dataset = page.evaluate("JSON.stringify(document.getElementById('app').dataset)")
+        view = server.api("GET", f"/api/tables/{table_id}/state", token)
+        raise AssertionError(f"{error}\npage: {dataset}\nserver: {json.dumps(view)[:4000]}") from None
     page.click("#btn-draw-discard")
     taken = page.locator("#hand .card.taken")
     expect(taken).to_be_disabled()

@@ -9,11 +9,12 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 from paiute.cards import Card, Rank, format_cards, parse_cards
-from paiute.errors import PaiuteError, ParseError
-from paiute.evaluator import Evaluator
+from paiute.errors import N_, PaiuteError, ParseError
+from paiute.evaluator import Call, Evaluator
+from paiute.i18n import Translator, translator
 from paiute.rules import RuleSet
 
-_EPILOG = """\
+_EPILOG = N_("""\
 wild cards (R3): --wild RANK makes the four cards of RANK wild; --opposite-of UPCARD makes
 only the two cards of the upcard's rank in the other colour wild (R3.3); --jokers makes the
 two jokers (written Jk, Jk1, Jk2) the only wild cards (R3.2). Without any of them no card is
@@ -31,43 +32,58 @@ examples:
   paiute eval "3h 3s Ad Ac Ks Kh" --wild 3
   paiute eval "9h Th Jh Qh 3c 2s" --wild 3 --json
   printf '%s\\n' "Ks Qs Js Ts Jk" '{"cards": "Ah 2h 3d 4h 5h 9c", "wild": {"rank": "9"}}' | paiute eval --jokers
-"""
+""")
 
 
-def register(commands: Any) -> None:
+def register(commands: Any, tr: Translator | None = None) -> None:
+    _ = (tr or translator()).gettext
     parser = commands.add_parser(
         "eval",
-        help="best combination of 5 or 6 cards, with wild cards",
-        description="Print the best combination five or six shown cards make (R5.10); for six "
-        "cards also the best five-card call (with the card put down) and the six-card call.",
-        epilog=_EPILOG,
+        help=_(N_("best combination of 5 or 6 cards, with wild cards")),
+        description=_(
+            N_(
+                "Print the best combination five or six shown cards make (R5.10); for six "
+                "cards also the best five-card call (with the card put down) and the six-card call."
+            )
+        ),
+        epilog=_(_EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("cards", nargs="*", metavar="CARDS", help='cards, e.g. "3h 3s Ad Ac Ks Kh"')
+    parser.add_argument(
+        "cards", nargs="*", metavar=_(N_("CARDS")), help=_(N_('cards, e.g. "3h 3s Ad Ac Ks Kh"'))
+    )
     wild = parser.add_mutually_exclusive_group()
-    wild.add_argument("--wild", metavar="RANK", help="every card of RANK is wild (R3.1)")
-    wild.add_argument("--jokers", action="store_true", help="the two jokers are the only wild cards (R3.2)")
+    wild.add_argument("--wild", metavar=_(N_("RANK")), help=_(N_("every card of RANK is wild (R3.1)")))
+    wild.add_argument(
+        "--jokers", action="store_true", help=_(N_("the two jokers are the only wild cards (R3.2)"))
+    )
     parser.add_argument(
         "--opposite-of",
-        metavar="UPCARD",
-        help="only the wild-rank cards of the colour opposite to UPCARD are wild (R3.3)",
+        metavar=_(N_("UPCARD")),
+        help=_(N_("only the wild-rank cards of the colour opposite to UPCARD are wild (R3.3)")),
     )
-    parser.add_argument("--royal-high", action="store_true", help="Royal Flush above Five of a Kind (R5.8)")
-    parser.add_argument("--json", action="store_true", help="one JSON object per result")
+    parser.add_argument(
+        "--royal-high", action="store_true", help=_(N_("Royal Flush above Five of a Kind (R5.8)"))
+    )
+    parser.add_argument("--json", action="store_true", help=_(N_("one JSON object per result")))
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    tr: Translator = getattr(args, "translator", None) or translator()
     default = _evaluator_from_options(args.wild, args.jokers, args.opposite_of, args.royal_high)
     if args.cards:
         cards = parse_cards(" ".join(args.cards), plain_jokers=True)
         _check_cards(cards, default)
-        _write(sys.stdout, cards, default, args.json)
+        _write(sys.stdout, cards, default, args.json, tr)
         return 0
-    return _batch(sys.stdin, sys.stdout, default, args.json)
+    return _batch(sys.stdin, sys.stdout, default, args.json, tr)
 
 
-def _batch(source: TextIO, out: TextIO, default: Evaluator, as_json: bool) -> int:
+def _batch(
+    source: TextIO, out: TextIO, default: Evaluator, as_json: bool, tr: Translator | None = None
+) -> int:
+    tr = tr or translator()
     failures = 0
     for number, line in enumerate(source, start=1):
         text = line.strip()
@@ -75,14 +91,16 @@ def _batch(source: TextIO, out: TextIO, default: Evaluator, as_json: bool) -> in
             continue
         try:
             cards, evaluator = _parse_line(text, default)
-            _write(out, cards, evaluator, as_json)
+            _write(out, cards, evaluator, as_json, tr)
         except PaiuteError as error:
             failures += 1
-            message = f"line {number}: {error}"
-            if as_json:
-                out.write(json.dumps({"error": message}) + "\n")
+            if as_json:  # machine-readable: never translated
+                out.write(json.dumps({"error": f"line {number}: {error}"}) + "\n")
             else:
-                out.write(f"error: {message}\n")
+                message = tr.gettext(
+                    N_("error: line {number}: {message}"), number=number, message=tr.explain(error)
+                )
+                out.write(message + "\n")
         out.flush()
     return 1 if failures else 0
 
@@ -174,25 +192,56 @@ def evaluate(cards: list[Card], evaluator: Evaluator) -> dict[str, object]:
     }
 
 
-def _write(out: TextIO, cards: list[Card], evaluator: Evaluator, as_json: bool) -> None:
+def _write(
+    out: TextIO, cards: list[Card], evaluator: Evaluator, as_json: bool, tr: Translator | None = None
+) -> None:
     if as_json:
         out.write(json.dumps(evaluate(cards, evaluator)) + "\n")
         return
+    tr = tr or translator()
+    _ = tr.gettext
     wild = [card for card in cards if card in evaluator.wild_cards]
-    head = format_cards(cards, pretty=True)
+    head = tr.cards(cards)
     if wild:
-        head += f"  (wild: {format_cards(wild, pretty=True)})"
+        head = _(N_("{cards}  (wild: {wild})"), cards=head, wild=tr.cards(wild))
+    nothing = _(N_("no combination"))
     if len(cards) == 5:
         value = evaluator.value(cards)
-        out.write(f"{head}\n  best: {value if value is not None else 'no combination'}\n")
+        best_text = tr.value(value) if value is not None else nothing
+        out.write(head + "\n" + _(N_("  best: {value}"), value=best_text) + "\n")
         return
     best = evaluator.best(cards)
     five = evaluator.best_five(cards)
     six = evaluator.best_six(cards)
-    lines = [
-        head,
-        f"  best:      {best if best is not None else 'no combination'}",
-        f"  best five: {five if five is not None else 'none'}",
-        f"  best six:  {six.value if six is not None else 'none'}",
+    none = _(N_("none"))
+    # The three labels line up, whatever their length in the language shown.
+    labels = [_(N_("best:")), _(N_("best five:")), _(N_("best six:"))]
+    width = max(len(label) for label in labels) + 1
+    texts = [
+        _call_text(best, tr) if best is not None else nothing,
+        _call_text(five, tr) if five is not None else none,
+        tr.value(six.value) if six is not None else none,
     ]
+    lines = [head, *(f"  {label:<{width}}{text}" for label, text in zip(labels, texts, strict=True))]
     out.write("\n".join(lines) + "\n")
+
+
+def _call_text(call: Call, tr: Translator) -> str:
+    """A call for people: English exactly as ``str(call)``."""
+    if call.discard is None:
+        return tr.gettext(N_("{value} (show {shown})"), value=call.value, shown=_Canonical(call.shown))
+    return tr.gettext(
+        N_("{value} (show {shown}, put down {card})"),
+        value=call.value,
+        shown=_Canonical(call.shown),
+        card=_Canonical([call.discard]),
+    )
+
+
+class _Canonical(str):
+    """Cards in their canonical text (``Ks Qs``), as in the existing output, in any language."""
+
+    __slots__ = ()
+
+    def __new__(cls, cards: list[Card] | tuple[Card, ...]) -> _Canonical:
+        return super().__new__(cls, format_cards(cards))

@@ -22,9 +22,11 @@ from paiute.cli import (
     tournament_command,
     verify_command,
 )
-from paiute.errors import PaiuteError
+from paiute.cli.common import argparse_language
+from paiute.errors import N_, PaiuteError
+from paiute.i18n import LANGUAGES, Translator, choose_language, match_language, translator
 
-_DESCRIPTION = """\
+_DESCRIPTION = N_("""\
 Paiute, the Hawaiian draw-and-discard card game: evaluate holdings, replay and check game
 records, print the rules, pit bots against each other and measure the game.
 
@@ -39,42 +41,78 @@ examples:
   paiute play                                   play against bots in the terminal (--plain)
   paiute verify match.json                      check a server game's fair-deal proofs
   paiute serve                                  play in the browser, with people and bots
-"""
+""")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="paiute",
-        description=_DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--version", action="version", version=f"paiute {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (
-        eval_command,
-        replay_command,
-        rules_command,
-        tournament_command,
-        simulate_command,
-        odds_command,
-        play_command,
-        verify_command,
-        serve_command,
-    ):
-        module.register(commands)
+def build_parser(tr: Translator | None = None) -> argparse.ArgumentParser:
+    """The ``paiute`` parser, its help in ``tr``'s language (English by default)."""
+    tr = tr or translator()
+    _ = tr.gettext
+    with argparse_language(tr):
+        parser = argparse.ArgumentParser(
+            prog="paiute",
+            description=_(_DESCRIPTION),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        parser.add_argument("--version", action="version", version=f"paiute {__version__}")
+        parser.add_argument(
+            "--lang",
+            choices=LANGUAGES,
+            help=_(N_("language of the messages (default: PAIUTE_LANG, else the system locale, else en)")),
+        )
+        commands = parser.add_subparsers(dest="command", metavar=_(N_("COMMAND")))
+        # The commands that speak every language of paiute.i18n take the translator.
+        eval_command.register(commands, tr)
+        replay_command.register(commands, tr)
+        rules_command.register(commands, tr)
+        for module in (tournament_command, simulate_command, odds_command, play_command):
+            module.register(commands)
+        verify_command.register(commands, tr)
+        serve_command.register(commands)
+    parser.set_defaults(translator=tr)
     return parser
 
 
+def _take_language(argv: Sequence[str]) -> tuple[str | None, list[str]]:
+    """``--lang X`` or ``--lang=X`` found anywhere before ``--`` (the last one wins), and the
+    other words: ``--lang`` is global, so it may follow the command too."""
+    value: str | None = None
+    rest: list[str] = []
+    words = iter(argv)
+    for word in words:
+        if word == "--":
+            rest.append(word)
+            rest.extend(words)
+            break
+        if word == "--lang":
+            value = next(words, "")
+        elif word.startswith("--lang="):
+            value = word.partition("=")[2]
+        else:
+            rest.append(word)
+    return value, rest
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 2
+    lang_text, words = _take_language(list(sys.argv[1:] if argv is None else argv))
+    lang = match_language(lang_text) if lang_text is not None else None
+    if lang_text is not None:
+        # Checked by argparse (choices) like any other option: "ro_RO" is taken as "ro".
+        words.insert(0, f"--lang={lang or lang_text}")
+    tr = translator(lang or choose_language())
+    parser = build_parser(tr)
+    with argparse_language(tr):
+        args = parser.parse_args(words)
+        if args.command is None:
+            parser.print_help()
+            return 2
     try:
         status: int = args.run(args)
     except PaiuteError as error:
-        print(f"paiute {args.command}: error: {error}", file=sys.stderr)
+        message = tr.gettext(
+            N_("paiute {command}: error: {message}"), command=args.command, message=tr.explain(error)
+        )
+        print(message, file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

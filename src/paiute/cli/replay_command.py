@@ -8,10 +8,11 @@ import sys
 from typing import Any
 
 from paiute.cards import format_cards
-from paiute.errors import RecordError
+from paiute.errors import N_, RecordError
+from paiute.i18n import Translator, translator
 from paiute.record import Record, Replay, ReplayError, load
 
-_EPILOG = """\
+_EPILOG = N_("""\
 Each deal is re-created from the record's decks and rebuilt stocks, action by action. The
 record is refused at the first action that breaks a rule (deal, action, text and rule ID) or
 at the first malformed field. Exit status 0 for a valid record, 1 for an invalid one.
@@ -27,22 +28,29 @@ examples:
   paiute replay match.json --json | jq .deals[0].winners
   cat match.json | paiute replay -
   paiute replay match.json --watch              step through it in the terminal
-"""
+""")
 
 
-def register(commands: Any) -> None:
+def register(commands: Any, tr: Translator | None = None) -> None:
+    _ = (tr or translator()).gettext
     parser = commands.add_parser(
         "replay",
-        help="validate and replay a game record",
-        description="Validate a paiute-record/1 game record and print, per deal, the callers, "
-        "the winners, the balances and the pot.",
-        epilog=_EPILOG,
+        help=_(N_("validate and replay a game record")),
+        description=_(
+            N_(
+                "Validate a paiute-record/1 game record and print, per deal, the callers, "
+                "the winners, the balances and the pot."
+            )
+        ),
+        epilog=_(_EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", metavar="FILE", help="the record file, or - for standard input")
-    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    parser.add_argument("file", metavar=_(N_("FILE")), help=_(N_("the record file, or - for standard input")))
+    parser.add_argument("--json", action="store_true", help=_(N_("print the result as one JSON object")))
     parser.add_argument(
-        "--watch", action="store_true", help="step through the match in the terminal table of paiute play"
+        "--watch",
+        action="store_true",
+        help=_(N_("step through the match in the terminal table of paiute play")),
     )
     parser.set_defaults(run=run)
 
@@ -52,44 +60,75 @@ def run(args: argparse.Namespace) -> int:
         from paiute.tui.launch import run_watch
 
         return run_watch(args.file)
+    tr: Translator = getattr(args, "translator", None) or translator()
     try:
         record = Record.loads(sys.stdin.buffer.read()) if args.file == "-" else load(args.file)
         replay = record.replay()
     except ReplayError as error:
-        return _fail({"ok": False, "error": error.to_json()}, str(error), args.json)
+        return _fail({"ok": False, "error": error.to_json()}, tr.explain(error), args.json, tr)
     except RecordError as error:
-        return _fail(
-            {"ok": False, "error": {"malformed": str(error)}}, f"malformed record: {error}", args.json
-        )
+        text = tr.gettext(N_("malformed record: {message}"), message=tr.explain(error))
+        return _fail({"ok": False, "error": {"malformed": str(error)}}, text, args.json, tr)
     if args.json:
         print(json.dumps(replay.to_json()))
     else:
-        _print(record, replay)
+        _print(record, replay, tr)
     return 0
 
 
-def _fail(data: dict[str, object], text: str, as_json: bool) -> int:
-    if as_json:
+def _fail(data: dict[str, object], text: str, as_json: bool, tr: Translator) -> int:
+    if as_json:  # machine-readable: never translated
         print(json.dumps(data))
     else:
-        print(f"invalid record: {text}")
+        print(tr.gettext(N_("invalid record: {message}"), message=text))
     return 1
 
 
-def _print(record: Record, replay: Replay) -> None:
+def _print(record: Record, replay: Replay, tr: Translator) -> None:
+    _ = tr.gettext
     names = record.players
-    print(f"{len(names)} players ({', '.join(names)}), rules {json.dumps(record.rules.to_dict())}")
-    print(f"before: balances {' '.join(map(str, record.balances))}, pot {record.pot}")
+    print(
+        tr.ngettext(
+            "{n} player ({names}), rules {rules}",
+            "{n} players ({names}), rules {rules}",
+            len(names),
+            names=", ".join(names),
+            rules=json.dumps(record.rules.to_dict()),
+        )
+    )
+    print(_(N_("before: balances {balances}, pot {pot}"), balances=record.balances, pot=record.pot))
     for index, report in enumerate(replay.reports):
-        state = "in progress" if not report.finished else ("dead (R4.7)" if report.dead else "")
-        print(f"deal {index}: dealer {names[report.dealer]} (seat {report.dealer}) {state}".rstrip())
+        dealer = {"deal": index, "name": names[report.dealer], "seat": report.dealer}
+        if not report.finished:
+            print(_(N_("deal {deal}: dealer {name} (seat {seat}) in progress"), **dealer))
+        elif report.dead:
+            print(_(N_("deal {deal}: dealer {name} (seat {seat}) dead (R4.7)"), **dealer))
+        else:
+            print(_(N_("deal {deal}: dealer {name} (seat {seat})"), **dealer))
         for call in report.calls:
-            turn = ", first turn" if call.first_turn else ""
+            template = (
+                N_("  seat {seat} {name} called {value}: {cards}, first turn")
+                if call.first_turn
+                else N_("  seat {seat} {name} called {value}: {cards}")
+            )
+            # The shown cards stay in canonical text (as records write them) in every language.
             print(
-                f"  seat {call.seat} {names[call.seat]} called {call.value}: {format_cards(call.shown)}{turn}"
+                _(
+                    template,
+                    seat=call.seat,
+                    name=names[call.seat],
+                    value=call.value,
+                    cards=format_cards(call.shown),
+                )
             )
         if report.winners:
-            winners = ", ".join(f"seat {seat} {names[seat]}" for seat in sorted(report.winners))
-            print(f"  winner{'s' if len(report.winners) > 1 else ''}: {winners}")
-        print(f"  balances {' '.join(map(str, report.balances))}, pot {report.pot}")
-    print("record is valid")
+            winners = ", ".join(
+                _(N_("seat {seat} {name}"), seat=seat, name=names[seat]) for seat in sorted(report.winners)
+            )
+            print(
+                tr.ngettext(
+                    "  winner: {winners}", "  winners: {winners}", len(report.winners), winners=winners
+                )
+            )
+        print(_(N_("  balances {balances}, pot {pot}"), balances=report.balances, pot=report.pot))
+    print(_(N_("record is valid")))

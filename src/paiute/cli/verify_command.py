@@ -7,11 +7,12 @@ import json
 import sys
 from typing import Any
 
-from paiute.errors import RecordError
+from paiute.errors import N_, RecordError
 from paiute.fairness import verify_record
+from paiute.i18n import Translator, translator
 from paiute.record import Record, ReplayError, load
 
-_EPILOG = """\
+_EPILOG = N_("""\
 A server game commits to each shuffled pack before the cut and to each rebuilt stock, and
 reveals the orders and salts when the deal ends (R10.2). This command replays the record (it
 must be valid: see paiute replay) and checks, for every deal, that the deck dealt is the
@@ -24,24 +25,31 @@ commitment. Exit status 0 when every deal is verified, 1 otherwise.
 examples:
   paiute verify match.json
   curl -s http://127.0.0.1:8000/api/tables/ID/record | paiute verify -
-"""
+""")
 
 
-def register(commands: Any) -> None:
+def register(commands: Any, tr: Translator | None = None) -> None:
+    _ = (tr or translator()).gettext
     parser = commands.add_parser(
         "verify",
-        help="check the fair-deal proofs of a game record (R10.2)",
-        description="Check that every deal of a paiute-record/1 file followed from its committed "
-        "shuffle, the cut and the committed stock rebuilds.",
-        epilog=_EPILOG,
+        help=_(N_("check the fair-deal proofs of a game record (R10.2)")),
+        description=_(
+            N_(
+                "Check that every deal of a paiute-record/1 file followed from its committed "
+                "shuffle, the cut and the committed stock rebuilds."
+            )
+        ),
+        epilog=_(_EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", metavar="FILE", help="the record file, or - for standard input")
-    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    parser.add_argument("file", metavar=_(N_("FILE")), help=_(N_("the record file, or - for standard input")))
+    parser.add_argument("--json", action="store_true", help=_(N_("print the result as one JSON object")))
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    tr: Translator = getattr(args, "translator", None) or translator()
+    _ = tr.gettext
     try:
         record = Record.loads(sys.stdin.buffer.read()) if args.file == "-" else load(args.file)
         record.replay()
@@ -49,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"ok": False, "error": str(error)}))
         else:
-            print(f"invalid record: {error}")
+            print(_(N_("invalid record: {message}"), message=tr.explain(error)))
         return 1
     results = verify_record(record)
     ok = bool(results) and all(not problems for _, problems in results)
@@ -58,16 +66,28 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"ok": ok, "deals": deals}))
         return 0 if ok else 1
     if not results:
-        print("the record has no deals to verify")
+        print(_(N_("the record has no deals to verify")))
     for index, problems in results:
         deal = record.deals[index]
         if problems:
-            print(f"deal {index}: NOT verified")
+            print(_(N_("deal {deal}: NOT verified"), deal=index))
             for problem in problems:
+                # paiute.fairness reports its problems in English (they also go into --json).
                 print(f"  {problem}")
         else:
             assert deal.commitment is not None
             count = len(deal.rebuilds)
-            rebuilds = "" if not count else f", {count} rebuilt stock{'s' if count > 1 else ''} verified"
-            print(f"deal {index}: verified (the committed order cut at {deal.commitment['cut']}{rebuilds})")
+            cut = deal.commitment["cut"]
+            if count:
+                print(
+                    tr.ngettext(
+                        "deal {deal}: verified (the committed order cut at {cut}, {n} rebuilt stock verified)",
+                        "deal {deal}: verified (the committed order cut at {cut}, {n} rebuilt stocks verified)",
+                        count,
+                        deal=index,
+                        cut=cut,
+                    )
+                )
+            else:
+                print(_(N_("deal {deal}: verified (the committed order cut at {cut})"), deal=index, cut=cut))
     return 0 if ok else 1

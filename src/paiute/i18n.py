@@ -1,0 +1,433 @@
+"""The one translation layer: every text a person reads goes through a :class:`Translator`.
+
+Catalogues are GNU gettext files shipped in the package (``paiute/locale/LANG/LC_MESSAGES/
+paiute.po`` and the compiled ``paiute.mo``), read with the standard library's :mod:`gettext`:
+the engine needs nothing else at run time. Babel is only the tool that extracts messages and
+compiles the catalogues (``scripts/update_catalogues.py``, see docs/i18n.md).
+
+Messages are English sentences with named ``{placeholders}``, filled with :meth:`str.format`
+*after* translation, so a translation may move them; a message defined at import time is
+marked with :func:`N_`. Plurals come from the catalogue's ``Plural-Forms`` (Romanian has three).
+Machine-readable output (``--json``, records, the API) never goes through here.
+
+>>> from paiute.combos import Value
+>>> ro = translator("ro")
+>>> ro.value(Value.parse("four_two A K")), ro.card(Card.parse("Qs")), ro.card_name(Card.parse("Qs"))
+('Careu/Pereche, ași peste popi', 'D♠', 'damă de pică')
+>>> [ro.gettext(N_("seat {seat} {name}"), seat=n, name="Ana") for n in (1, 2)]
+['locul 1 Ana', 'locul 2 Ana']
+>>> translator("bn").number(2024), translator("en").value(Value.parse("four_two A K"))
+('২০২৪', 'Four/Two, aces over kings')
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+import re
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
+
+from paiute.cards import Card, Rank, Suit
+from paiute.combos import Category, Value
+from paiute.errors import N_, IllegalActionError, PaiuteError
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "LOCALE_DIR",
+    "NP_",
+    "N_",
+    "Translator",
+    "choose_language",
+    "format_number",
+    "match_language",
+    "parse_accept_language",
+    "translator",
+]
+
+#: The languages with a complete catalogue, English first (the default).
+LANGUAGES: tuple[str, ...] = ("en", "ro", "so", "bn")
+DEFAULT_LANGUAGE = "en"
+#: Each language's name in itself, for a language switcher.
+LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "ro": "Română", "so": "Soomaali", "bn": "বাংলা"}
+DOMAIN = "paiute"
+LOCALE_DIR = Path(__file__).with_name("locale")
+
+# Bengali text writes numbers in Bengali digits (CLDR's default numbering system for bn);
+# the other three use the ASCII digits. No grouping separators anywhere: the numbers people
+# see (seats, chips, counts) are small, and English output stays exactly as it always was.
+_DIGITS: Mapping[str, str] = {"bn": "০১২৩৪৫৬৭৮৯"}
+_DECIMAL_SIGN: Mapping[str, str] = {"ro": ","}
+
+
+def format_number(number: int | float, lang: str) -> str:
+    """``number`` as a person reading ``lang`` expects it.
+
+    >>> format_number(-105, "bn"), format_number(2.5, "ro"), format_number(1000, "en")
+    ('-১০৫', '2,5', '1000')
+    """
+    text = str(number)
+    if isinstance(number, float):
+        text = text.replace(".", _DECIMAL_SIGN.get(lang, "."))
+    digits = _DIGITS.get(lang)
+    if digits is not None:
+        text = text.translate(str.maketrans("0123456789", digits))
+    return text
+
+
+def match_language(tag: str | None) -> str | None:
+    """The supported language a locale name or language tag asks for, else ``None``.
+
+    >>> match_language("ro_RO.UTF-8"), match_language("bn-BD"), match_language("C"), match_language("de")
+    ('ro', 'bn', None, None)
+    """
+    if not tag:
+        return None
+    primary = re.split(r"[-_.@]", tag.strip().lower(), maxsplit=1)[0]
+    return primary if primary in LANGUAGES else None
+
+
+def choose_language(cli_value: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The language of a terminal session: ``--lang``, then ``PAIUTE_LANG``, then the system
+    locale (``LANGUAGE``, then the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set),
+    else English. An unsupported ``--lang`` is an error; an unsupported environment value is
+    passed over, as gettext does.
+
+    >>> choose_language("bn", {"PAIUTE_LANG": "ro"}), choose_language(None, {"PAIUTE_LANG": "ro"})
+    ('bn', 'ro')
+    >>> choose_language(None, {"LANG": "so_SO.UTF-8"}), choose_language(None, {"LANG": "C.UTF-8"})
+    ('so', 'en')
+    """
+    if cli_value is not None:
+        lang = match_language(cli_value)
+        if lang is None:
+            raise PaiuteError(
+                N_("unknown language {lang!r} (languages: {languages})"),
+                lang=cli_value,
+                languages=", ".join(LANGUAGES),
+            )
+        return lang
+    env = os.environ if environ is None else environ
+    lang = match_language(env.get("PAIUTE_LANG"))
+    if lang is not None:
+        return lang
+    for tag in env.get("LANGUAGE", "").split(":"):
+        lang = match_language(tag)
+        if lang is not None:
+            return lang
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name)
+        if value:
+            return match_language(value) or DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
+
+
+def parse_accept_language(header: str | None) -> str:
+    """The best supported language of an HTTP ``Accept-Language`` header, else English.
+
+    >>> parse_accept_language("fr-FR, bn;q=0.8, ro;q=0.9"), parse_accept_language("de"), parse_accept_language(None)
+    ('ro', 'en', 'en')
+    """
+    choices: list[tuple[float, int, str]] = []
+    for position, part in enumerate((header or "").split(",")):
+        tag, _, params = part.partition(";")
+        quality = 1.0
+        match = re.search(r"q\s*=\s*([0-9.]+)", params)
+        if match:
+            try:
+                quality = float(match.group(1))
+            except ValueError:
+                continue
+        lang = match_language(tag)
+        if lang is not None and quality > 0:
+            choices.append((-quality, position, lang))
+    return min(choices)[2] if choices else DEFAULT_LANGUAGE
+
+
+# -- words for cards and combinations ---------------------------------------------------------
+# The catalogue context (msgctxt) tells translators which form a word takes: a rank's letter
+# on the card face, its name ("king"), its plural after a count or "over" ("kings"), a suit's
+# name alone and inside a card's name ("king of hearts").
+
+_TITLES = {
+    Category.FIVE_OF_A_KIND: N_("Five of a Kind"),
+    Category.ROYAL_FLUSH: N_("Royal Flush"),
+    Category.STRAIGHT_FLUSH: N_("Straight Flush"),
+    Category.FOUR_TWO: N_("Four/Two"),
+    Category.THREE_THREE: N_("Three/Three"),
+    Category.PAIUTE: N_("Paiute"),
+}
+# Whole phrases per combination, so that each language orders and inflects them its own way.
+_VALUE_TEXTS = {
+    Category.FIVE_OF_A_KIND: N_("Five of a Kind, {rank}"),
+    Category.ROYAL_FLUSH: N_("Royal Flush"),
+    Category.STRAIGHT_FLUSH: N_("Straight Flush, {rank} high"),
+    Category.FOUR_TWO: N_("Four/Two, {high} over {low}"),
+    Category.THREE_THREE: N_("Three/Three, {high} over {low}"),
+    Category.PAIUTE: N_("Paiute, {first}/{second}/{third}"),
+}
+_PLACES = ("high", "low")
+_PAIUTE_PLACES = ("first", "second", "third")
+
+
+def NP_(context: str, message: str) -> str:  # noqa: N802 - the name the extractor looks for
+    """Mark ``message`` in ``context`` for the catalogues; return the message unchanged."""
+    return message
+
+
+_RANK_NAMES = {
+    rank: name
+    for rank, name in zip(
+        Rank,
+        (
+            NP_("rank", "two"),
+            NP_("rank", "three"),
+            NP_("rank", "four"),
+            NP_("rank", "five"),
+            NP_("rank", "six"),
+            NP_("rank", "seven"),
+            NP_("rank", "eight"),
+            NP_("rank", "nine"),
+            NP_("rank", "ten"),
+            NP_("rank", "jack"),
+            NP_("rank", "queen"),
+            NP_("rank", "king"),
+            NP_("rank", "ace"),
+        ),
+        strict=True,
+    )
+}
+_RANK_PLURALS = {
+    rank: name
+    for rank, name in zip(
+        Rank,
+        (
+            NP_("ranks", "twos"),
+            NP_("ranks", "threes"),
+            NP_("ranks", "fours"),
+            NP_("ranks", "fives"),
+            NP_("ranks", "sixes"),
+            NP_("ranks", "sevens"),
+            NP_("ranks", "eights"),
+            NP_("ranks", "nines"),
+            NP_("ranks", "tens"),
+            NP_("ranks", "jacks"),
+            NP_("ranks", "queens"),
+            NP_("ranks", "kings"),
+            NP_("ranks", "aces"),
+        ),
+        strict=True,
+    )
+}
+_RANK_SYMBOLS = {
+    rank: symbol
+    for rank, symbol in zip(
+        Rank,
+        (
+            NP_("rank symbol", "2"),
+            NP_("rank symbol", "3"),
+            NP_("rank symbol", "4"),
+            NP_("rank symbol", "5"),
+            NP_("rank symbol", "6"),
+            NP_("rank symbol", "7"),
+            NP_("rank symbol", "8"),
+            NP_("rank symbol", "9"),
+            NP_("rank symbol", "T"),
+            NP_("rank symbol", "J"),
+            NP_("rank symbol", "Q"),
+            NP_("rank symbol", "K"),
+            NP_("rank symbol", "A"),
+        ),
+        strict=True,
+    )
+}
+_SUIT_NAMES = {
+    Suit.CLUBS: NP_("suit", "clubs"),
+    Suit.DIAMONDS: NP_("suit", "diamonds"),
+    Suit.HEARTS: NP_("suit", "hearts"),
+    Suit.SPADES: NP_("suit", "spades"),
+}
+# A suit inside a card's name may take another form (Bengali: the genitive, "হরতনের").
+_SUIT_IN_CARD_NAMES = {
+    Suit.CLUBS: NP_("suit in a card name", "clubs"),
+    Suit.DIAMONDS: NP_("suit in a card name", "diamonds"),
+    Suit.HEARTS: NP_("suit in a card name", "hearts"),
+    Suit.SPADES: NP_("suit in a card name", "spades"),
+}
+
+
+class Translator:
+    """Messages, numbers, cards and combinations in one language."""
+
+    def __init__(self, lang: str, catalogue: gettext.NullTranslations) -> None:
+        self.lang = lang
+        self._catalogue = catalogue
+
+    def __repr__(self) -> str:
+        return f"translator({self.lang!r})"
+
+    # -- messages ----------------------------------------------------------------------------
+
+    def gettext(self, message: str, /, **params: object) -> str:
+        """``message`` translated, its placeholders then filled from ``params``.
+
+        Without ``params`` the translation is returned as it is (braces need no escaping).
+        """
+        return self._fill(self._catalogue.gettext(message), params)
+
+    def ngettext(self, singular: str, plural: str, n: int, /, **params: object) -> str:
+        """The plural form for ``n`` (the language's ``Plural-Forms``); ``{n}`` is ``n`` unless
+        ``params`` says otherwise."""
+        params.setdefault("n", n)
+        return self._fill(self._catalogue.ngettext(singular, plural, n), params)
+
+    def pgettext(self, context: str, message: str, /, **params: object) -> str:
+        """``message`` in ``context`` (a word that takes another form elsewhere)."""
+        return self._fill(self._catalogue.pgettext(context, message), params)
+
+    def _fill(self, text: str, params: Mapping[str, object]) -> str:
+        if not params:
+            return text
+        return text.format(**{name: _Local(self, value) for name, value in params.items()})
+
+    def number(self, number: int | float) -> str:
+        """A number as people reading this language write it."""
+        return format_number(number, self.lang)
+
+    # -- cards -------------------------------------------------------------------------------
+
+    def rank_symbol(self, rank: Rank) -> str:
+        """The rank as printed on the card face in this language (``K``; Romanian ``R``)."""
+        return self.pgettext("rank symbol", _RANK_SYMBOLS[rank])
+
+    def rank_name(self, rank: Rank) -> str:
+        """``"king"``."""
+        return self.pgettext("rank", _RANK_NAMES[rank])
+
+    def rank_plural(self, rank: Rank) -> str:
+        """``"kings"``, as in "aces over kings"."""
+        return self.pgettext("ranks", _RANK_PLURALS[rank])
+
+    def suit_name(self, suit: Suit) -> str:
+        """``"hearts"``."""
+        return self.pgettext("suit", _SUIT_NAMES[suit])
+
+    def card(self, card: Card) -> str:
+        """The card for people: rank letter and suit symbol (``K♥``), jokers ``Jk1``."""
+        if card.rank is None:
+            return self.gettext(N_("Jk{number}"), number=int(card) - 51)
+        assert card.suit is not None
+        return self.rank_symbol(card.rank) + card.suit.symbol
+
+    def cards(self, cards: Iterable[Card]) -> str:
+        """Cards for people, separated by spaces."""
+        return " ".join(self.card(card) for card in cards)
+
+    def card_name(self, card: Card) -> str:
+        """The card in words, for screen readers: ``"king of hearts"``, ``"joker 1"``."""
+        if card.rank is None:
+            return self.gettext(N_("joker {number}"), number=int(card) - 51)
+        assert card.suit is not None
+        suit = self.pgettext("suit in a card name", _SUIT_IN_CARD_NAMES[card.suit])
+        return self.gettext(N_("{rank} of {suit}"), rank=self.rank_name(card.rank), suit=suit)
+
+    # -- combinations ------------------------------------------------------------------------
+
+    def category(self, category: Category) -> str:
+        """A combination's name: ``"Four/Two"``."""
+        return self.gettext(_TITLES[category])
+
+    def value(self, value: Value) -> str:
+        """A combination's worth in words; English is exactly ``str(value)``."""
+        category = value.category
+        names: dict[str, object] = {}
+        if category is Category.STRAIGHT_FLUSH:
+            names["rank"] = self.rank_name(value.ranks[0])
+        elif category is Category.FIVE_OF_A_KIND:
+            names["rank"] = self.rank_plural(value.ranks[0])
+        else:
+            places = _PAIUTE_PLACES if category is Category.PAIUTE else _PLACES
+            names.update(zip(places, (self.rank_plural(rank) for rank in value.ranks), strict=False))
+        return self.gettext(_VALUE_TEXTS[category], **names)
+
+    # -- errors ------------------------------------------------------------------------------
+
+    def explain(self, error: PaiuteError) -> str:
+        """An engine error in this language; a rule explanation keeps its rule ID (``R4.3``).
+
+        A message built without a template (a finished English text) stays English.
+        """
+        from paiute.record import ReplayError
+
+        reason = self.gettext(error.message_id, **error.params)
+        if isinstance(error, ReplayError):
+            return self.gettext(
+                N_('deal {deal}, action {action} "{text}": {rule} {reason}'),
+                deal=error.deal,
+                action=error.index,
+                text=_Verbatim(error.text),
+                rule=_Verbatim(error.rule),
+                reason=_Verbatim(reason),
+            )
+        if isinstance(error, IllegalActionError):
+            return self.gettext(N_("{rule} {reason}"), rule=_Verbatim(error.rule), reason=_Verbatim(reason))
+        return reason
+
+
+class _Verbatim(str):
+    """A parameter shown exactly as it is (no digits or card letters changed)."""
+
+    __slots__ = ()
+
+
+class _Local:
+    """A message parameter shown in the translator's language: numbers, cards, values."""
+
+    __slots__ = ("translator", "value")
+
+    def __init__(self, translator: Translator, value: object) -> None:
+        self.translator = translator
+        self.value = value
+
+    def text(self) -> str:
+        value, tr = self.value, self.translator
+        if isinstance(value, str):
+            return value
+        if isinstance(value, Card):
+            return tr.card(value)
+        if isinstance(value, Rank):
+            return tr.rank_name(value)
+        if isinstance(value, Category):
+            return tr.category(value)
+        if isinstance(value, Value):
+            return tr.value(value)
+        if isinstance(value, bool):
+            return str(value)
+        if isinstance(value, int | float):
+            return tr.number(value)
+        if isinstance(value, list | tuple):
+            return " ".join(_Local(tr, item).text() for item in value)
+        return str(value)
+
+    def __format__(self, spec: str) -> str:
+        return format(self.text(), spec)
+
+    def __repr__(self) -> str:
+        # ``{text!r}`` quotes what the user typed: shown as typed, in any language.
+        return repr(self.value)
+
+
+@cache
+def translator(lang: str = DEFAULT_LANGUAGE) -> Translator:
+    """The translator of ``lang`` (one of :data:`LANGUAGES`), catalogue loaded once."""
+    if lang not in LANGUAGES:
+        raise PaiuteError(
+            N_("unknown language {lang!r} (languages: {languages})"),
+            lang=lang,
+            languages=", ".join(LANGUAGES),
+        )
+    catalogue = gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+    return Translator(lang, catalogue)
