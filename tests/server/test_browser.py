@@ -94,8 +94,8 @@ def public_cards(page: Page, seat: int) -> set[str]:
 
 @pytest.fixture(scope="module")
 def played(server: Server, browser: Browser) -> PlayedDeal:
-    """Ana creates a public table in the lobby, Bo joins from the lobby, a greedy bot takes
-    the third seat; a spectator watches; they play a deal to its end by clicking."""
+    """Ana creates a public table of two deals in the lobby, Bo joins from the lobby, a greedy
+    bot takes the third seat; a spectator watches; they play the whole match by clicking."""
     errors: list[str] = []
     ana = new_page(browser, errors)
     ana.goto(server.url + "/")
@@ -103,6 +103,7 @@ def played(server: Server, browser: Browser) -> PlayedDeal:
     ana.fill("#table-name", "Friday game")
     ana.select_option("#seats", "3")
     ana.select_option("#bots", "greedy")
+    ana.fill("#max-deals", "2")
     ana.click("#create-submit")
     ana.wait_for_url("**/t/*")
     table_id = ana.url.rsplit("/", 1)[1]
@@ -145,6 +146,12 @@ def played(server: Server, browser: Browser) -> PlayedDeal:
     midpoint = (len(frames), spectator.locator("#hand [data-card]").count())
 
     moves += play_until(players, lambda: ended(players, deal), max_moves=600, seconds=75)
+    # The match goes on to its last deal and closes (max_deals); the tests below look at it.
+    moves += play_until(
+        players, lambda: all(p.data("status") == "closed" for p in players), max_moves=600, seconds=75
+    )
+    deal = int(ana.locator("#app").get_attribute("data-deal") or 0)
+    assert deal == 2
     return PlayedDeal(
         table_id,
         deal,
@@ -261,15 +268,21 @@ def assert_hands_only_in_last_deal(value: Any, path: list[str]) -> None:
             assert_hands_only_in_last_deal(item, path)
 
 
-def test_chat_line_reaches_the_other_seat(played: PlayedDeal) -> None:
-    ana, bo = (player.page for player in played.players)
-    for page in (ana, bo):
-        if page.locator("#summary").is_visible():
-            page.click("#summary-close")
+def test_chat_line_reaches_the_other_seat(server: Server, browser: Browser) -> None:
+    # A table of its own: the played match has closed.
+    errors: list[str] = []
+    created = server.api("POST", "/api/tables", json={"name": "Chat", "player_name": "Ana", "seats": 2})
+    table_id = created["table"]["id"]
+    joined = server.api("POST", f"/api/tables/{table_id}/join", json={"name": "Bo"})
+    ana, bo = new_page(browser, errors), new_page(browser, errors)
+    for page, token in ((ana, created["token"]), (bo, joined["token"])):
+        page.goto(f"{server.url}/t/{table_id}#seat={token}")
+        TablePage(page).wait_ready()
     ana.fill("#chat-input", "good game!")
     ana.press("#chat-input", "Enter")
     expect(bo.locator("#chat li").filter(has_text="good game!")).to_have_count(1)
     expect(bo.locator("#chat li strong").last).to_have_text("Ana")
+    assert not errors
 
 
 def test_replay_steps_through_the_finished_deal_with_every_hand(played: PlayedDeal, server: Server) -> None:
@@ -538,8 +551,13 @@ def test_lobby_fits_a_phone_and_lists_the_open_table(
     played: PlayedDeal, browser: Browser, server: Server
 ) -> None:
     errors: list[str] = []
+    # The played match has closed and left the list; a new table is listed.
+    table_id = server.api("POST", "/api/tables", json={"name": "Open one", "player_name": "Di"})["table"][
+        "id"
+    ]
     page = new_page(browser, errors, PHONE)
     page.goto(server.url + "/")
-    expect(page.locator(f"li[data-table-id='{played.table_id}']")).to_contain_text("Friday game")
+    expect(page.locator(f"li[data-table-id='{played.table_id}']")).to_have_count(0)
+    expect(page.locator(f"li[data-table-id='{table_id}']")).to_contain_text("Open one")
     assert_fits_a_phone(page)
     assert not errors
