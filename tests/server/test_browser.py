@@ -345,6 +345,17 @@ def test_reconnect_mid_deal_keeps_the_seat_and_the_hand(server: Server, browser:
     assert page.evaluate(f"localStorage.getItem('paiute.seat.{table_id}')") == token  # ...for storage
     page.click("#start-button")
     wait_for_my_draw(me)
+    for _ in range(6):
+        # The pile may be empty: a bot that took its only card and made a six-card call puts
+        # nothing back (R6.3). Play on to a turn with a card to take.
+        if page.locator("#draw-discard .empty-pile").count() == 0:
+            break
+        me.play_step()  # draw from the stock
+        for _ in range(200):  # then discard or call, once the draw is acknowledged
+            if me.play_step() is not None or me.data("phase") != "discard":
+                break
+            page.wait_for_timeout(50)
+        wait_for_my_draw(me)
 
     # R4.3 through the page: the card taken from the discard pile (open_discard, R2.7) is
     # disabled; a stale page that sends it anyway gets the server's refusal with the rule.
