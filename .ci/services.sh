@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # System services the tests use, from Debian's packages: Chromium for the browser tests
-# (never a browser download) and PostgreSQL for the multi-process server tests.
+# (never a browser download), a font with Bengali glyphs for the pages in Bengali, and
+# PostgreSQL for the multi-process server tests.
 # Prints the PostgreSQL URL to use on its last line.
 set -euo pipefail
 
@@ -9,6 +10,8 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo -n "$@"; fi; }
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v pg_ctlcluster >/dev/null || missing+=(postgresql)
+# Bengali glyphs and conjuncts for the pages in Bengali (Noto Sans Bengali; screenshots, tests).
+fc-list :lang=bn family 2>/dev/null | grep -q . || missing+=(fonts-noto-core)
 if [ ${#missing[@]} -gt 0 ]; then
     as_root apt-get update -q >/dev/null
     DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -q "${missing[@]}" >/dev/null

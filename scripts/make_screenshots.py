@@ -1,5 +1,7 @@
-"""Take the web pages' screenshots for the docs: docs/img/web-lobby.png, web-table.png and
-web-deal-summary.png (1280x800), from a real ``paiute serve`` driven by Debian's Chromium.
+"""Take the web pages' screenshots for the docs: docs/img/web-lobby.png, web-table.png,
+web-deal-summary.png and the table page in each language, web-table-{en,ro,so,bn}.png
+(1280x800), from a real ``paiute serve`` driven by Debian's Chromium. The language shots switch
+with the pages' own switcher (Bengali needs a font with its script: .ci/services.sh).
 
     .venv/bin/python scripts/make_screenshots.py [--out docs/img]
 
@@ -15,8 +17,11 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
+from paiute.i18n import LANGUAGES
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "server"))
+sys.path.insert(1, str(ROOT / "tests"))  # conftest_browser imports the tests' conftest
 
 from conftest_browser import TablePage, launch_chromium, play_until, run_server  # noqa: E402
 
@@ -83,6 +88,10 @@ def main() -> int:
             bo.press("#chat-input", "Enter")
             ana.wait_for_selector("#chat li")
             shoot(ana, args.out / "web-table.png")
+            for lang in LANGUAGES:
+                switch_language(ana, first, lang)
+                shoot(ana, args.out / f"web-table-{lang}.png")
+            switch_language(ana, first, "en")
 
             deal = first.data("deal")
             summary = f"Deal {deal}: summary"
@@ -93,6 +102,16 @@ def main() -> int:
             shoot(ana, args.out / "web-deal-summary.png")
             browser.close()
     return 0
+
+
+def switch_language(page: Page, player: TablePage, lang: str) -> None:
+    """Choose ``lang`` in the page's switcher (it reloads the page in that language)."""
+    if page.get_attribute("html", "lang") != lang:
+        page.select_option("#lang-switch", lang)
+        page.wait_for_function(f"document.documentElement.lang === {lang!r}")
+    player.wait_ready()
+    page.wait_for_selector("#chat li")
+    page.evaluate("document.fonts.ready")
 
 
 def shoot(page: Page, path: Path) -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import gettext
 import os
 import re
+import struct
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
@@ -41,6 +42,7 @@ __all__ = [
     "NP_",
     "N_",
     "Translator",
+    "catalogue_json",
     "choose_language",
     "format_number",
     "match_language",
@@ -54,6 +56,9 @@ DEFAULT_LANGUAGE = "en"
 #: Each language's name in itself, for a language switcher.
 LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "ro": "Română", "so": "Soomaali", "bn": "বাংলা"}
 DOMAIN = "paiute"
+#: The catalogues of the web pages (``server/static/js/strings.js``): key = ``msgctxt``.
+WEB_DOMAIN = "web"
+DOMAINS: tuple[str, ...] = (DOMAIN, WEB_DOMAIN)
 LOCALE_DIR = Path(__file__).with_name("locale")
 
 # Bengali text writes numbers in Bengali digits (CLDR's default numbering system for bn);
@@ -420,14 +425,61 @@ class _Local:
         return repr(self.value)
 
 
-@cache
-def translator(lang: str = DEFAULT_LANGUAGE) -> Translator:
-    """The translator of ``lang`` (one of :data:`LANGUAGES`), catalogue loaded once."""
+def _check_language(lang: str) -> None:
     if lang not in LANGUAGES:
         raise PaiuteError(
             N_("unknown language {lang!r} (languages: {languages})"),
             lang=lang,
             languages=", ".join(LANGUAGES),
         )
-    catalogue = gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+
+
+@cache
+def translator(lang: str = DEFAULT_LANGUAGE, domain: str = DOMAIN) -> Translator:
+    """The translator of ``lang`` (one of :data:`LANGUAGES`), catalogue loaded once.
+
+    ``domain`` picks the catalogue: ``paiute`` (the package's messages) or ``web`` (the pages).
+    """
+    _check_language(lang)
+    catalogue = gettext.translation(domain, LOCALE_DIR, languages=[lang], fallback=True)
     return Translator(lang, catalogue)
+
+
+def _mo_entries(data: bytes) -> list[tuple[str, str]]:
+    """The (original, translation) pairs of a GNU ``.mo`` file, both still NUL-joined."""
+    magic = struct.unpack("<I", data[:4])[0]
+    order = "<" if magic == 0x950412DE else ">"
+    _, count, originals, translations = struct.unpack(order + "4I", data[4:20])
+    entries = []
+    for index in range(count):
+        o_len, o_at = struct.unpack(order + "2I", data[originals + 8 * index : originals + 8 * index + 8])
+        t_len, t_at = struct.unpack(
+            order + "2I", data[translations + 8 * index : translations + 8 * index + 8]
+        )
+        entries.append((data[o_at : o_at + o_len].decode(), data[t_at : t_at + t_len].decode()))
+    return entries
+
+
+@cache
+def catalogue_json(lang: str, domain: str = WEB_DOMAIN) -> dict[str, object]:
+    """A compiled catalogue as JSON for a client (the web pages' ``GET /api/i18n/{lang}``).
+
+    ``{"lang", "nplurals", "plural": the C expression of the catalogue's Plural-Forms,
+    "messages": {key: text | [plural forms]}}``; the key is the message's context when it has
+    one (every ``web`` message does: strings.js's key), else its English text.
+    """
+    _check_language(lang)
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.mo"
+    messages: dict[str, str | list[str]] = {}
+    nplurals, plural = 2, "n != 1"
+    for original, translation in _mo_entries(path.read_bytes()):
+        if not original:
+            match = re.search(r"nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*([^;\n]+)", translation)
+            if match:
+                nplurals, plural = int(match.group(1)), match.group(2).strip()
+            continue
+        context, _, msgid = original.rpartition("\x04")
+        key = context or msgid.split("\x00")[0]
+        forms = translation.split("\x00")
+        messages[key] = forms if "\x00" in msgid else forms[0]
+    return {"lang": lang, "nplurals": nplurals, "plural": plural, "messages": messages}

@@ -14,9 +14,11 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
 
+from paiute.i18n import LANGUAGES, catalogue_json, translator
 from paiute.players import PLAYERS
 from paiute.rules import OPTIONS, PRESETS, RuleSet
 from paiute.server.errors import ServiceError
+from paiute.server.lang import client_language
 from paiute.server.limits import Limiter
 from paiute.server.service import Service, hash_token
 from paiute.server.table import BOTS
@@ -186,8 +188,17 @@ async def health(request: Request) -> dict[str, Any]:
     return {"ok": True, "tables": len(service_of(request).runtimes)}
 
 
+@router.get("/i18n/{lang}", summary="The web pages' messages in a language (gettext catalogue as JSON)")
+async def web_catalogue(lang: str) -> dict[str, Any]:
+    if lang not in LANGUAGES:
+        raise ServiceError("not_found", f"there is no language {lang!r} (languages: {', '.join(LANGUAGES)})")
+    return catalogue_json(lang)
+
+
 @router.get("/presets", summary="Presets, options and bots for the table form")
-async def presets() -> dict[str, Any]:
+async def presets(request: Request) -> dict[str, Any]:
+    # `help` is for people: in the client's language (lang.py); everything else is machine data.
+    tr = translator(client_language(request))
     return {
         "presets": {name: RuleSet.from_preset(name).options() for name in PRESETS},
         "options": [
@@ -199,7 +210,7 @@ async def presets() -> dict[str, Any]:
                 "choices": list(option.choices) if option.choices else None,
                 "minimum": option.minimum,
                 "maximum": option.maximum,
-                "help": option.help,
+                "help": tr.gettext(option.help),
             }
             for option in OPTIONS
         ],

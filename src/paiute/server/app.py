@@ -22,10 +22,12 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from paiute import __version__
+from paiute.i18n import LANGUAGE_NAMES, catalogue_json
 from paiute.rules import OPTIONS, PRESETS
 from paiute.server import api, ws
 from paiute.server.db import Store
 from paiute.server.errors import ServiceError
+from paiute.server.lang import client_language
 from paiute.server.limits import BodyLimit, Limiter
 from paiute.server.migrate import upgrade
 from paiute.server.service import Service, Settings
@@ -93,7 +95,7 @@ def _error(code: str, message: str, status: int, rule: str | None = None) -> JSO
 def _add_error_handlers(app: FastAPI) -> None:
     async def service_error(request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, ServiceError)
-        return _error(error.code, error.message, error.status, error.rule)
+        return _error(error.code, error.message_in(client_language(request)), error.status, error.rule)
 
     async def invalid(request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, RequestValidationError)
@@ -122,17 +124,31 @@ def _add_pages(app: FastAPI) -> None:
         for option in OPTIONS
     ]
 
+    def page(request: Request, name: str, context: dict[str, Any]) -> HTMLResponse:
+        # The page is served in the reader's language, its catalogue inline (strings.js reads
+        # it), so it shows translated at once; the switcher sets the cookie and reloads.
+        lang = client_language(request)
+        context = {
+            **context,
+            "lang": lang,
+            "languages": LANGUAGE_NAMES,
+            "catalogue": catalogue_json(lang),
+        }
+        response = templates.TemplateResponse(request, name, context)
+        response.headers["Content-Language"] = lang
+        response.headers["Vary"] = "Accept-Language, Cookie"
+        return response
+
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def lobby(request: Request) -> HTMLResponse:
-        context = {"presets": list(PRESETS), "options": options}
-        return templates.TemplateResponse(request, "lobby.html", context)
+        return page(request, "lobby.html", {"presets": list(PRESETS), "options": options})
 
     @app.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     async def table_page(request: Request, table_id: api.TableId) -> HTMLResponse:
-        return templates.TemplateResponse(request, "table.html", {"table_id": table_id})
+        return page(request, "table.html", {"table_id": table_id})
 
     @app.get("/t/{table_id}/replay", response_class=HTMLResponse, include_in_schema=False)
     async def replay_page(request: Request, table_id: api.TableId) -> HTMLResponse:
-        return templates.TemplateResponse(request, "replay.html", {"table_id": table_id})
+        return page(request, "replay.html", {"table_id": table_id})
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")

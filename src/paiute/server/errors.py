@@ -7,6 +7,9 @@ A refused request changes nothing.
 
 from __future__ import annotations
 
+from paiute.errors import PaiuteError
+from paiute.i18n import DEFAULT_LANGUAGE, translator
+
 __all__ = ["HTTP_STATUS", "ServiceError"]
 
 #: The HTTP status of each error code (the WebSocket sends the code alone).
@@ -25,19 +28,35 @@ HTTP_STATUS: dict[str, int] = {
 
 
 class ServiceError(Exception):
-    """A refused request: ``code`` (one of :data:`HTTP_STATUS`), a message, maybe a rule ID."""
+    """A refused request: ``code`` (one of :data:`HTTP_STATUS`), a message, maybe a rule ID.
 
-    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+    ``cause`` is the engine's error when the engine refused (an illegal action, a bad action
+    text or rule option): its message is then given in the client's language
+    (:meth:`paiute.i18n.Translator.explain`, which keeps the rule ID). The server's own
+    messages are English in every language.
+    """
+
+    def __init__(
+        self, code: str, message: str, rule: str | None = None, *, cause: PaiuteError | None = None
+    ) -> None:
         super().__init__(message)
         if code not in HTTP_STATUS:
             raise ValueError(f"unknown error code {code!r}")
         self.code = code
         self.message = message
         self.rule = rule
+        self.cause = cause
+
+    def message_in(self, lang: str) -> str:
+        """The message for a person reading ``lang`` (English: exactly :attr:`message`)."""
+        if self.cause is None or lang == DEFAULT_LANGUAGE:
+            return self.message
+        return translator(lang).explain(self.cause)
 
     @property
     def status(self) -> int:
         return HTTP_STATUS[self.code]
 
-    def to_json(self) -> dict[str, object]:
-        return {"code": self.code, "message": self.message, "rule": self.rule}
+    def to_json(self, lang: str = DEFAULT_LANGUAGE) -> dict[str, object]:
+        """The error body; only ``message`` depends on ``lang``."""
+        return {"code": self.code, "message": self.message_in(lang), "rule": self.rule}

@@ -443,7 +443,7 @@ class Service:
                 invite=secrets.token_urlsafe(9) if request.get("private") else None,
             )
         except PaiuteError as error:
-            raise ServiceError("bad_request", str(error), _rule_of(str(error))) from None
+            raise ServiceError("bad_request", str(error), _rule_of(str(error)), cause=error) from None
         table_id = secrets.token_urlsafe(8)
         token = new_token()
         now = self.clock()
@@ -490,7 +490,7 @@ class Service:
             try:
                 action = Action.parse(str(fields.get("action", "")))
             except PaiuteError as error:
-                raise ServiceError("bad_request", str(error)) from None
+                raise ServiceError("bad_request", str(error), cause=error) from None
             plan = lambda t: t.plan_action(seat, action, "player")  # noqa: E731
         elif kind == "cut":
             position = fields.get("position")

@@ -554,7 +554,7 @@ class Table:
         try:
             trial.apply(action)
         except IllegalActionError as error:
-            raise ServiceError("illegal_action", str(error), error.rule) from None
+            raise ServiceError("illegal_action", str(error), error.rule, cause=error) from None
         data: dict[str, Any] = {"action": str(action), "by": by}
         secret: dict[str, Any] = {}
         if trial.rebuilds > before:  # R4.6, R10.2: the rebuilt stock is committed and stored

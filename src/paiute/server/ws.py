@@ -22,8 +22,10 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from paiute.i18n import DEFAULT_LANGUAGE
 from paiute.server.api import ActionBody, ChatBody, CutBody, StartBody
 from paiute.server.errors import ServiceError
+from paiute.server.lang import client_language
 from paiute.server.limits import TokenBucket
 from paiute.server.pubsub import Subscriber
 from paiute.server.service import Runtime, Service
@@ -47,8 +49,8 @@ def _dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
-def _error(error: ServiceError, client_id: str | None = None) -> str:
-    return _dumps({"type": "error", "id": client_id, "error": error.to_json()})
+def _error(error: ServiceError, client_id: str | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
+    return _dumps({"type": "error", "id": client_id, "error": error.to_json(lang)})
 
 
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
@@ -56,8 +58,9 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     service: Service = websocket.app.state.service
     settings = service.settings
     await websocket.accept()
+    lang = client_language(websocket)
     if not 1 <= len(table_id) <= 32 or not set(table_id) <= _TABLE_ID_CHARS:
-        await _refuse(websocket, ServiceError("not_found", "there is no such table"))
+        await _refuse(websocket, ServiceError("not_found", "there is no such table"), lang)
         return
     try:
         text = await asyncio.wait_for(_receive_text(websocket), timeout=HELLO_SECONDS)
@@ -66,13 +69,14 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         return
     try:
         hello = _hello(text, settings.max_message)
+        lang = client_language(websocket, hello["lang"])
         rt, sub, _ = await service.connect(table_id, hello["token"], hello["since"])
     except ServiceError as error:
-        await _refuse(websocket, error)
+        await _refuse(websocket, error, lang)
         return
     writer = asyncio.get_running_loop().create_task(_write(websocket, sub))
     try:
-        await _read(websocket, service, rt, sub, table_id, hello["token"])
+        await _read(websocket, service, rt, sub, table_id, hello["token"], lang)
     finally:
         service.disconnect(rt, sub)
         writer.cancel()
@@ -119,11 +123,18 @@ def _hello(text: str, limit: int) -> dict[str, Any]:
         not isinstance(since, int) or isinstance(since, bool) or not 0 <= since < 2**31
     ):
         raise ServiceError("bad_request", "since is a version number (or null)")
-    return {"token": token, "since": since}
+    # "lang" chooses the language of error messages; an unknown one is passed over.
+    return {"token": token, "since": since, "lang": data.get("lang")}
 
 
 async def _read(
-    websocket: WebSocket, service: Service, rt: Runtime, sub: Subscriber, table_id: str, token: str | None
+    websocket: WebSocket,
+    service: Service,
+    rt: Runtime,
+    sub: Subscriber,
+    table_id: str,
+    token: str | None,
+    lang: str = DEFAULT_LANGUAGE,
 ) -> None:
     settings = service.settings
     bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
@@ -163,7 +174,7 @@ async def _read(
             answer = await service.command(table_id, token, kind, fields.pop("id"), fields)
             sub.push(_dumps({"type": "ack", **answer}))
         except ServiceError as error:
-            sub.push(_error(error, client_id))
+            sub.push(_error(error, client_id, lang))
         if sub.overflowed:
             return
 
@@ -179,9 +190,9 @@ async def _write(websocket: WebSocket, sub: Subscriber) -> None:
         await websocket.send_text(text)
 
 
-async def _refuse(websocket: WebSocket, error: ServiceError) -> None:
+async def _refuse(websocket: WebSocket, error: ServiceError, lang: str = DEFAULT_LANGUAGE) -> None:
     with contextlib.suppress(Exception):
-        await websocket.send_text(_error(error))
+        await websocket.send_text(_error(error, None, lang))
     await _close(websocket, 1008)
 
 

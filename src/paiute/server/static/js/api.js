@@ -5,7 +5,7 @@
 // (or a long silence) it sends the message again with the SAME id, so the server applies it
 // at most once (a repeated id is answered with the first ack).
 
-import { t } from "./strings.js";
+import { currentLanguage, t } from "./strings.js";
 
 /** Where a table's seat token is kept in this browser. */
 export const seatKey = (tableId) => `paiute.seat.${tableId}`;
@@ -149,7 +149,7 @@ export class TableSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token, since: this.version }));
+      ws.send(JSON.stringify({ type: "hello", token: this.token, since: this.version, lang: currentLanguage() }));
     });
     ws.addEventListener("message", (event) => this.receive(event.data));
     ws.addEventListener("close", () => {

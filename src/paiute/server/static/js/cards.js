@@ -15,7 +15,7 @@ export function parseCard(text) {
 export function cardName(text) {
   const card = parseCard(text);
   if (card.joker !== null) return t("card.joker", { number: card.joker });
-  return t("card.name", { rank: t(`rank.${card.rank}`), suit: t(`suit.${card.suit}`) });
+  return t("card.name", { rank: t(`rank.${card.rank}`), suit: t(`card.suit.${card.suit}`) });
 }
 
 /** The short face text: "7♥", "10♠", "Joker". */
@@ -26,7 +26,7 @@ export function cardShort(text) {
 }
 
 function rankFace(rank) {
-  return rank === "T" ? t("rank.short.T") : rank;
+  return "TJQKA".includes(rank) ? t(`rank.short.${rank}`) : rank;
 }
 
 /** Cards sorted for display: by rank, then suit; jokers last. */

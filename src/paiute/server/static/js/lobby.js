@@ -1,7 +1,7 @@
 // The lobby page: create a table, list the open tables, join a seat or watch.
 
 import { api, errorText, getSeatToken, recall, remember, setSeatToken } from "./api.js";
-import { applyStrings, t } from "./strings.js";
+import { applyStrings, formatNumber, t } from "./strings.js";
 
 const MIN_SEATS = 2;
 const MAX_SEATS = 8; // R2.1: max_players is at most 8
@@ -34,7 +34,7 @@ function buildForm(data) {
     }),
   );
   const seats = $("seats");
-  for (let n = MIN_SEATS; n <= MAX_SEATS; n += 1) seats.append(option(n, String(n), n === DEFAULT_SEATS));
+  for (let n = MIN_SEATS; n <= MAX_SEATS; n += 1) seats.append(option(n, formatNumber(n), n === DEFAULT_SEATS));
   const bots = $("bots");
   bots.replaceChildren(option("", t("lobby.create.bots.none")));
   for (const spec of data.bots ?? []) bots.append(option(spec, spec, spec === "greedy"));

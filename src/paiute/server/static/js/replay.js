@@ -2,7 +2,7 @@
 
 import { api, errorText } from "./api.js";
 import { cardElement, cardRow, sortCards, valueText } from "./cards.js";
-import { applyStrings, t } from "./strings.js";
+import { applyStrings, formatNumber, t } from "./strings.js";
 import { actionWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -140,7 +140,7 @@ async function main() {
     const finished = view.last_deal ? view.last_deal.deal : (view.table?.deals ?? 0);
     const select = $("deal-select");
     for (let n = 1; n <= Math.max(finished, deal); n += 1) {
-      const option = el("option", "", String(n));
+      const option = el("option", "", formatNumber(n));
       option.value = String(n);
       option.selected = n === deal;
       select.append(option);

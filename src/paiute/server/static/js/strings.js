@@ -36,11 +36,21 @@ export const EN = {
   "ranks.Q": "queens",
   "ranks.K": "kings",
   "ranks.A": "aces",
+  // The letters printed on card faces (Romanian packs: V D R A), and the ten's "10".
   "rank.short.T": "10",
+  "rank.short.J": "J",
+  "rank.short.Q": "Q",
+  "rank.short.K": "K",
+  "rank.short.A": "A",
   "suit.c": "clubs",
   "suit.d": "diamonds",
   "suit.h": "hearts",
   "suit.s": "spades",
+  // A suit inside a card's name may take another form (Bengali: the genitive, "হরতনের").
+  "card.suit.c": "clubs",
+  "card.suit.d": "diamonds",
+  "card.suit.h": "hearts",
+  "card.suit.s": "spades",
   "card.name": "{rank} of {suit}",
   "card.joker": "joker {number}",
   "card.joker.short": "Joker",
@@ -58,6 +68,9 @@ export const EN = {
   "value.four_two": "Four / Two, {r1} over {r2}",
   "value.three_three": "Three / Three, {r1} over {r2}",
   "value.paiute": "Paiute, {r1}/{r2}/{r3}",
+
+  // The language switcher (each language's own name is not translated).
+  "lang.label": "Language",
 
   // Connection and errors.
   "conn.connecting": "Connecting…",
@@ -319,32 +332,77 @@ export const EN = {
   "last.called": "called {value}",
 };
 
-export const LANGUAGES = { en: EN };
+// Translations are gettext catalogues (domain "web": src/paiute/locale/LANG/LC_MESSAGES/web.po,
+// each entry's msgctxt is its key here and its msgid the English text; see docs/i18n.md). The
+// server puts the reader's language's catalogue in the page (<script id="paiute-i18n">, the
+// same JSON as GET /api/i18n/LANG): {"lang", "nplurals", "plural", "messages": {key: text |
+// [forms]}}. A key missing there falls back to the English text above.
 
-let current = EN;
+/** The languages of the switcher; the server's LANGUAGE_NAMES. */
+export const LANGUAGES = ["en", "ro", "so", "bn"];
+const STORAGE_KEY = "paiute.lang";
+const COOKIE = "paiute_lang";
+
+let lang = "en";
+let messages = {};
+let pluralIndex = (n) => (n === 1 ? 0 : 1);
 let pluralRules = new Intl.PluralRules("en");
+let numbers = new Intl.NumberFormat("en", { useGrouping: false });
 
-/** Choose the language (a key of LANGUAGES); unknown languages keep English. */
-export function setLanguage(code) {
-  if (LANGUAGES[code]) {
-    current = LANGUAGES[code];
-    pluralRules = new Intl.PluralRules(code);
-    document.documentElement.lang = code;
+// A gettext Plural-Forms expression is C; it is run as JS only after checking that it holds
+// nothing but n, numbers and operators (it comes from our own catalogue, never from a user).
+function compilePlural(expression) {
+  if (typeof expression !== "string" || !/^[n0-9\s=!<>&|?:%()+\-*/]*$/.test(expression)) return null;
+  try {
+    const fn = new Function("n", `return Number(${expression});`);
+    fn(1);
+    return fn;
+  } catch {
+    return null;
   }
+}
+
+/** Use a catalogue ({lang, plural, messages}) for every string from now on. */
+export function setCatalogue(catalogue) {
+  if (!catalogue || !LANGUAGES.includes(catalogue.lang)) return;
+  lang = catalogue.lang;
+  messages = catalogue.messages ?? {};
+  pluralIndex = compilePlural(catalogue.plural) ?? pluralIndex;
+  pluralRules = new Intl.PluralRules(lang);
+  numbers = new Intl.NumberFormat(lang, { useGrouping: false });
+  document.documentElement.lang = lang;
+}
+
+/** The language the page is shown in. */
+export function currentLanguage() {
+  return lang;
+}
+
+/** A number as people reading the page's language write it (Bengali digits for bn; no grouping). */
+export function formatNumber(n) {
+  return numbers.format(n);
 }
 
 /**
  * The string `key` with its `{placeholders}` filled from `params`. A plural entry picks its
- * form from `params.count`. A missing key shows the key itself, so it is easy to spot.
+ * form from `params.count` (the catalogue's Plural-Forms). Numbers are written the language's
+ * way. A missing key shows the key itself, so it is easy to spot.
  */
 export function t(key, params = {}) {
-  let entry = current[key] ?? EN[key];
-  if (entry === undefined) return key;
-  if (typeof entry === "object") {
-    const form = pluralRules.select(Number(params.count ?? 0));
-    entry = entry[form] ?? entry.other;
+  let entry = messages[key];
+  const count = Number(params.count ?? 0);
+  if (Array.isArray(entry)) {
+    entry = entry[pluralIndex(count)] ?? entry[entry.length - 1];
+  } else if (entry === undefined) {
+    entry = EN[key];
+    if (entry === undefined) return key;
+    if (typeof entry === "object") entry = entry[pluralRules.select(count)] ?? entry.other;
   }
-  return entry.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return entry.replace(/\{(\w+)\}/g, (whole, name) => {
+    if (!(name in params)) return whole;
+    const value = params[name];
+    return typeof value === "number" ? formatNumber(value) : String(value);
+  });
 }
 
 /** Fill every `data-i18n` (text), `data-i18n-placeholder` and `data-i18n-aria` element under root. */
@@ -357,3 +415,57 @@ export function applyStrings(root = document) {
     el.setAttribute("aria-label", t(el.dataset.i18nAria));
   }
 }
+
+/** Remember `code` for this player (localStorage and the cookie the server reads) and reload. */
+export function chooseLanguage(code) {
+  if (!LANGUAGES.includes(code)) return;
+  try {
+    localStorage.setItem(STORAGE_KEY, code);
+  } catch {
+    // Private mode: the cookie alone remembers it.
+  }
+  document.cookie = `${COOKIE}=${code}; path=/; max-age=31536000; SameSite=Lax`;
+  const url = new URL(location.href);
+  url.searchParams.delete("lang");
+  location.replace(url.toString());
+}
+
+function storedLanguage() {
+  try {
+    return localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function cookieLanguage() {
+  const match = document.cookie.match(/(?:^|;\s*)paiute_lang=([a-z]+)/);
+  return match ? match[1] : null;
+}
+
+// At load: the catalogue the server chose (cookie, then Accept-Language); a choice remembered
+// only in localStorage (the cookie was cleared) is restored once; the switcher is wired up.
+function init() {
+  if (typeof document === "undefined") return;
+  const inline = document.getElementById("paiute-i18n");
+  if (inline) {
+    try {
+      setCatalogue(JSON.parse(inline.textContent));
+    } catch {
+      // A broken catalogue leaves the page in English.
+    }
+  }
+  const stored = storedLanguage();
+  const explicit = new URL(location.href).searchParams.get("lang");
+  if (!explicit && stored && stored !== lang && LANGUAGES.includes(stored) && cookieLanguage() !== stored) {
+    chooseLanguage(stored);
+    return;
+  }
+  const select = document.querySelector("[data-lang-switch]");
+  if (select) {
+    select.value = lang;
+    select.addEventListener("change", () => chooseLanguage(select.value));
+  }
+}
+
+init();

@@ -3,7 +3,7 @@
 
 import { api, recall } from "./api.js";
 import { cardRow, cardShort, sortCards, valueText } from "./cards.js";
-import { t } from "./strings.js";
+import { formatNumber, t } from "./strings.js";
 import { canVerify, verifyProof } from "./verify.js";
 import { seatName } from "./words.js";
 
@@ -17,7 +17,7 @@ function el(tag, className, text) {
 }
 
 function signed(delta) {
-  return delta > 0 ? `+${delta}` : String(delta);
+  return delta > 0 ? `+${formatNumber(delta)}` : formatNumber(delta);
 }
 
 /** Fill the summary dialog for `view.last_deal`; starts the proof check. */
@@ -68,7 +68,7 @@ export function renderSummary(view, tableId, deal) {
     hand.append(cardRow(called ? cards : sortCards(cards), wild)); // a call keeps its shown order
     const delta = last.payouts?.[seat] ?? 0;
     const payout = el("td", delta > 0 ? "plus" : delta < 0 ? "minus" : "", signed(delta));
-    const balance = el("td", "", String(last.balances?.[seat] ?? ""));
+    const balance = el("td", "", last.balances?.[seat] == null ? "" : formatNumber(last.balances[seat]));
     tr.append(th, hand, payout, balance);
     tbody.append(tr);
   }
@@ -140,7 +140,7 @@ async function checkProof(view, tableId, last) {
   };
   entry(t("proof.hash"), proof.sha256);
   entry(t("proof.salt"), proof.salt);
-  entry(t("proof.cut"), String(proof.cut));
+  entry(t("proof.cut"), formatNumber(proof.cut));
   entry(t("proof.order"), proof.shuffled.join(" "));
   entry(t("proof.deck"), proof.deck.join(" "));
   (proof.rebuilds ?? []).forEach((rebuild, i) => {

@@ -4,7 +4,7 @@
 
 import { TableSocket, api, errorText, forget, getSeatToken, recall, remember, setSeatToken } from "./api.js";
 import { cardBack, cardElement, cardRow, cardShort, sortCards, valueText } from "./cards.js";
-import { applyStrings, t } from "./strings.js";
+import { applyStrings, formatNumber, t } from "./strings.js";
 import { renderSummary } from "./summary.js";
 import { drawnCard, eventLines, lastActions, parseAction, seatName } from "./words.js";
 
@@ -554,11 +554,11 @@ function renderSide(view, obs) {
   balances.replaceChildren();
   (view.balances ?? []).forEach((chips, seat) => {
     const li = el("li", seat === view.you ? "me" : "");
-    li.append(el("span", "", seatName(view, seat)), el("span", "chips", String(chips)));
+    li.append(el("span", "", seatName(view, seat)), el("span", "chips", formatNumber(chips)));
     balances.append(li);
   });
   const pot = el("li", "pot-line");
-  pot.append(el("span", "", t("table.pot")), el("span", "chips", String(view.pot ?? 0)));
+  pot.append(el("span", "", t("table.pot")), el("span", "chips", formatNumber(view.pot ?? 0)));
   balances.append(pot);
 
   const calls = obs?.calls ?? [];
