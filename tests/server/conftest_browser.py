@@ -8,9 +8,7 @@ which plays a seat by clicking the table page the way a person would.
 from __future__ import annotations
 
 import contextlib
-import re
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,9 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, Page, Playwright
+import pytest
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from server_helpers import ServerProcess
 
-from conftest import CHROMIUM
+from conftest import CHROMIUM, chromium_path
 
 STARTUP_SECONDS = 30.0
 #: Milliseconds a page may take to answer one click (the server, a bot turn, a re-render).
@@ -48,51 +48,34 @@ class Server:
 @contextlib.contextmanager
 def run_server(directory: Path, *, deal_pause: float = 2.0, bot_delay: float = 0.0) -> Iterator[Server]:
     """``paiute serve`` on a free port of 127.0.0.1 until the block ends."""
-    command = [
-        sys.executable,
-        "-m",
-        "paiute",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--db",
+    running = ServerProcess(
         f"sqlite:///{directory / 'db.sqlite'}",
-        "--bot-delay",
-        str(bot_delay),
-        "--deal-pause",
-        str(deal_pause),
-    ]
-    log = (directory / "server.log").open("w")
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True)
+        directory / "server.log",
+        deal_pause=deal_pause,
+        bot_delay=bot_delay,
+    )
     try:
-        url = _wait_for_address(process, directory / "server.log")
-        yield Server(url, process)
+        httpx.get(running.url + "/api/health", timeout=5).raise_for_status()
+        yield Server(running.url, running.process)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
+        running.stop()
 
 
-def _wait_for_address(process: subprocess.Popen[str], log: Path) -> str:
-    """The address printed by ``paiute serve`` once it serves ("serving at http://...")."""
-    assert process.stdout is not None
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        found = re.search(r"serving at (http://\S+?)/? ", line)
-        if found:
-            url = found.group(1).rstrip("/")
-            httpx.get(url + "/api/health", timeout=5).raise_for_status()
-            return url
-    raise RuntimeError(f"paiute serve did not start: {log.read_text()[-2000:]}")
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for a test module's pages (import this fixture into the module)."""
+    with run_server(tmp_path_factory.mktemp("serve"), deal_pause=1.0) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium for a test module (import this fixture into the module)."""
+    executable = chromium_path()
+    with sync_playwright() as playwright:
+        launched = launch_chromium(playwright, executable)
+        yield launched
+        launched.close()
 
 
 class TablePage:

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from conftest_browser import STEP_MS, Server, TablePage, launch_chromium, play_until, run_server
+from conftest_browser import STEP_MS, Server, TablePage, browser, play_until, server  # noqa: F401 - the fixtures this module uses
 from playwright.sync_api import (
     Browser,
     BrowserContext,
@@ -21,10 +20,8 @@ from playwright.sync_api import (
     WebSocket,
     WebSocketRoute,
     expect,
-    sync_playwright,
 )
 
-from conftest import chromium_path
 from paiute.deal import Deal
 from paiute.fairness import SCHEME, RebuildCommitment, commitment_hash, cut, new_salt, secure_order
 from paiute.rules import RuleSet
@@ -32,21 +29,6 @@ from paiute.rules import RuleSet
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 TAP = 44  # the smallest tap target, in CSS pixels
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with run_server(tmp_path_factory.mktemp("serve"), deal_pause=1.0) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    executable = chromium_path()
-    with sync_playwright() as playwright:
-        launched = launch_chromium(playwright, executable)
-        yield launched
-        launched.close()
 
 
 def new_page(browser: Browser, errors: list[str], viewport: dict[str, int] = DESKTOP) -> Page:

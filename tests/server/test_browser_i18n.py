@@ -10,31 +10,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 
-import pytest
-from conftest_browser import Server, TablePage, launch_chromium, run_server
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from conftest_browser import Server, TablePage, browser, server  # noqa: F401 - the fixtures this module uses
+from playwright.sync_api import Browser, ConsoleMessage, Page
 
-from conftest import chromium_path
 from paiute.i18n import catalogue_json
 
 DESKTOP = {"width": 1280, "height": 800}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with run_server(tmp_path_factory.mktemp("serve-i18n"), deal_pause=1.0) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    executable = chromium_path()
-    with sync_playwright() as playwright:
-        launched = launch_chromium(playwright, executable)
-        yield launched
-        launched.close()
 
 
 def _page(browser: Browser, errors: list[str], locale: str = "en-US") -> Page:
