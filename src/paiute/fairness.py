@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from paiute.cards import Card, format_cards, pack
+from paiute.errors import N_, format_message
 
 if TYPE_CHECKING:
     from paiute.chance import Chance
@@ -37,6 +38,7 @@ __all__ = [
     "SCHEME",
     "CommittingChance",
     "DealCommitment",
+    "Problem",
     "RebuildCommitment",
     "commitment_hash",
     "cut",
@@ -155,6 +157,26 @@ class CommittingChance:
         return self.inner.below(n)
 
 
+class Problem(str):
+    """A fair-deal problem: its English text (what ``--json`` and ``str()`` give) that also
+    keeps its template and parameters (``message_id``, ``params``) for translation, as the
+    engine's errors do (:meth:`paiute.i18n.Translator.gettext`).
+
+    >>> problem = Problem(N_("R10.2 rebuild {index} does not match its commitment"), index=2)
+    >>> problem, problem.message_id, problem.params
+    ('R10.2 rebuild 2 does not match its commitment', 'R10.2 rebuild {index} does not match its commitment', {'index': 2})
+    """
+
+    message_id: str
+    params: dict[str, object]
+
+    def __new__(cls, message_id: str, /, **params: object) -> Problem:
+        problem = super().__new__(cls, format_message(message_id, params) if params else message_id)
+        problem.message_id = message_id
+        problem.params = params
+        return problem
+
+
 def verify_deal(deal: DealRecord) -> list[str]:
     """Check a recorded deal against its commitment (R10.2); return the problems found.
 
@@ -163,24 +185,32 @@ def verify_deal(deal: DealRecord) -> list[str]:
     """
     commitment = deal.commitment
     if commitment is None:
-        return ["R10.2 the deal has no commitment"]
+        return [Problem(N_("R10.2 the deal has no commitment"))]
     problems: list[str] = []
     position = commitment.get("cut")
     salt = commitment.get("salt")
     if not isinstance(position, int) or not 0 <= position < len(deal.deck):
-        return [f"R10.2 the cut {position!r} is not a position in the pack"]
+        return [Problem(N_("R10.2 the cut {position!r} is not a position in the pack"), position=position)]
     if not isinstance(salt, str):
-        return ["R10.2 the commitment has no salt"]
+        return [Problem(N_("R10.2 the commitment has no salt"))]
     if commitment_hash(uncut(deal.deck, position), salt) != commitment.get("sha256"):
-        problems.append("R10.2 the deck dealt is not the committed order cut at the recorded point")
+        problems.append(
+            Problem(N_("R10.2 the deck dealt is not the committed order cut at the recorded point"))
+        )
     rebuilds = commitment.get("rebuilds", [])
     if not isinstance(rebuilds, list) or len(rebuilds) != len(deal.rebuilds):
         count = len(rebuilds) if isinstance(rebuilds, list) else 0
-        problems.append(f"R10.2 stock rebuilds: {len(deal.rebuilds)}, rebuild commitments: {count}")
+        problems.append(
+            Problem(
+                N_("R10.2 stock rebuilds: {rebuilds}, rebuild commitments: {commitments}"),
+                rebuilds=len(deal.rebuilds),
+                commitments=count,
+            )
+        )
         return problems
     for index, (order, rebuild) in enumerate(zip(deal.rebuilds, rebuilds, strict=True)):
         if not _matches(rebuild, order):
-            problems.append(f"R10.2 rebuild {index} does not match its commitment")
+            problems.append(Problem(N_("R10.2 rebuild {index} does not match its commitment"), index=index))
     return problems
 
 

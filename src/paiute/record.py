@@ -33,7 +33,7 @@ from paiute.actions import Action
 from paiute.cards import Card, pack
 from paiute.chance import RecordedChance
 from paiute.deal import CallMade, Deal
-from paiute.errors import IllegalActionError, PaiuteError, RecordError
+from paiute.errors import N_, IllegalActionError, PaiuteError, RecordError
 from paiute.match import Match
 from paiute.rules import RuleSet
 
@@ -187,36 +187,40 @@ class Record:
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise RecordError(f"not JSON: {error}") from None
+            raise RecordError(N_("not JSON: {error}"), error=str(error)) from None
         return cls.from_json(data)
 
     @classmethod
     def from_json(cls, data: object) -> Record:
         """Read a record from parsed JSON, checking every field (RECORD.md)."""
         if not isinstance(data, dict):
-            raise RecordError("a record is a JSON object")
+            raise RecordError(N_("a record is a JSON object"))
         fmt = data.get("format")
         if fmt != FORMAT:
-            raise RecordError(f"unknown format {fmt!r} (expected {FORMAT!r})")
-        rules_data = _require(data, "rules", dict, "")
+            raise RecordError(
+                N_("unknown format {found!r} (expected {expected!r})"), found=fmt, expected=FORMAT
+            )
+        rules_data = _require(data, "rules", dict, None)
         try:
             rules = RuleSet.from_dict(rules_data)
-        except PaiuteError as error:
-            raise RecordError(str(error)) from None
-        players = _require(data, "players", list, "")
+        except PaiuteError as error:  # the rule-set error's own template, for translation
+            raise RecordError(error.message_id, **error.params) from None
+        players = _require(data, "players", list, None)
         if not all(isinstance(name, str) for name in players):
-            raise RecordError("players: every name must be a string")
+            raise RecordError(N_("players: every name must be a string"))
         try:
             rules.check_players(len(players))
         except PaiuteError as error:
-            raise RecordError(f"players: {error}") from None
-        balances = _require(data, "balances", list, "")
+            raise RecordError(N_("players: {error}"), error=str(error)) from None
+        balances = _require(data, "balances", list, None)
         if len(balances) != len(players) or not all(_is_int(b) for b in balances):
-            raise RecordError(f"balances: expected {len(players)} whole numbers, got {balances!r}")
+            raise RecordError(
+                N_("balances: expected {n} whole numbers, got {value!r}"), n=len(players), value=balances
+            )
         pot = data.get("pot", 0)
         if not _is_int(pot):
-            raise RecordError(f"pot: expected a whole number, got {pot!r}")
-        deals_data = _require(data, "deals", list, "")
+            raise RecordError(N_("pot: expected a whole number, got {value!r}"), value=pot)
+        deals_data = _require(data, "deals", list, None)
         deals = tuple(_read_deal(index, deal, rules, len(players)) for index, deal in enumerate(deals_data))
         return cls(rules, tuple(players), tuple(balances), pot, deals)
 
@@ -245,21 +249,29 @@ class Record:
             if previous is not None:
                 if not previous.is_over:
                     raise RecordError(
-                        f"deal {index - 1} has not ended but deal {index} follows (missing deal end, R7.3)"
+                        N_("deal {previous} has not ended but deal {deal} follows (missing deal end, R7.3)"),
+                        previous=index - 1,
+                        deal=index,
                     )
                 expected = (previous.dealer + 1) % players
                 if deal_record.dealer != expected:
                     raise RecordError(
-                        f"deal {index}: dealer {deal_record.dealer}, but the deal passes to the "
-                        f"left (R2.3): expected {expected}"
+                        N_(
+                            "deal {deal}: dealer {dealer}, but the deal passes to the left (R2.3): expected {expected}"
+                        ),
+                        deal=index,
+                        dealer=deal_record.dealer,
+                        expected=expected,
                     )
             chance = RecordedChance(deal_record.rebuilds, where=f"deal {index}: ")
             deal = match.start_deal(deal_record.deck, chance=chance, commitment=deal_record.commitment)
             for position, action in enumerate(deal_record.actions):
                 if deal.is_over:
                     raise RecordError(
-                        f'deal {index}, action {position} "{action}": the deal continues after '
-                        "it ended (R7.3)"
+                        N_('deal {deal}, action {action} "{text}": the deal continues after it ended (R7.3)'),
+                        deal=index,
+                        action=position,
+                        text=str(action),
                     )
                 try:
                     match.apply(action)
@@ -271,7 +283,9 @@ class Record:
                     ) from None
             if deal.is_over and chance.unused:
                 raise RecordError(
-                    f"deal {index}: {chance.unused} recorded rebuild(s) that the deal never made (R4.6)"
+                    N_("deal {deal}: {n} recorded rebuild(s) that the deal never made (R4.6)"),
+                    deal=index,
+                    n=chance.unused,
                 )
             replay.reports.append(_report(deal, match))
             previous = deal
@@ -291,60 +305,114 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _require(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
+# Each message names where the fault is (the record, a deal, a deal's deck or rebuild) in
+# one sentence of its own, so that a translation may order it as its language needs.
+
+
+def _require(data: Mapping[str, Any], key: str, kind: type, deal: int | None) -> Any:
+    """``data[key]`` of type ``kind``, in the record itself (``deal`` None) or a deal."""
     if key not in data:
-        raise RecordError(f"{where}missing field {key!r}")
+        if deal is None:
+            raise RecordError(N_("missing field {key!r}"), key=key)
+        raise RecordError(N_("deal {deal}: missing field {key!r}"), deal=deal, key=key)
     value = data[key]
     if not isinstance(value, kind):
-        raise RecordError(f"{where}{key}: expected {kind.__name__}, got {value!r}")
+        if deal is None:
+            raise RecordError(
+                N_("{key}: expected {kind}, got {value!r}"), key=key, kind=kind.__name__, value=value
+            )
+        raise RecordError(
+            N_("deal {deal}: {key}: expected {kind}, got {value!r}"),
+            deal=deal,
+            key=key,
+            kind=kind.__name__,
+            value=value,
+        )
     return value
 
 
-def _read_cards(texts: object, where: str) -> tuple[Card, ...]:
+def _read_cards(texts: object, deal: int, rebuild: int | None) -> tuple[Card, ...]:
+    """A deal's deck (``rebuild`` None) or one of its rebuilt stocks, in canonical card text."""
     if not isinstance(texts, list):
-        raise RecordError(f"{where}: expected a list of cards, got {texts!r}")
+        if rebuild is None:
+            raise RecordError(
+                N_("deal {deal}: deck: expected a list of cards, got {value!r}"), deal=deal, value=texts
+            )
+        raise RecordError(
+            N_("deal {deal}: rebuild {rebuild}: expected a list of cards, got {value!r}"),
+            deal=deal,
+            rebuild=rebuild,
+            value=texts,
+        )
     cards = []
     for text in texts:
-        if not isinstance(text, str):
-            raise RecordError(f"{where}: unknown card text {text!r}")
         try:
+            if not isinstance(text, str):
+                raise RecordError(repr(text))
             cards.append(Card.parse(text))
         except PaiuteError:
-            raise RecordError(f"{where}: unknown card text {json.dumps(text)}") from None
+            # What was found, as the record has it: a JSON string, or another value's repr.
+            shown = json.dumps(text) if isinstance(text, str) else repr(text)
+            if rebuild is None:
+                raise RecordError(
+                    N_("deal {deal}: deck: unknown card text {text}"), deal=deal, text=shown
+                ) from None
+            raise RecordError(
+                N_("deal {deal}: rebuild {rebuild}: unknown card text {text}"),
+                deal=deal,
+                rebuild=rebuild,
+                text=shown,
+            ) from None
     return tuple(cards)
 
 
 def _read_deal(index: int, data: object, rules: RuleSet, players: int) -> DealRecord:
-    where = f"deal {index}: "
     if not isinstance(data, dict):
-        raise RecordError(f"deal {index}: a deal is a JSON object")
+        raise RecordError(N_("deal {deal}: a deal is a JSON object"), deal=index)
     dealer = data.get("dealer")
     if not _is_int(dealer) or not 0 <= dealer < players:  # type: ignore[operator]
-        raise RecordError(f"{where}dealer {dealer!r} is not one of the {players} seats")
-    deck = _read_cards(_require(data, "deck", list, where), f"deal {index}: deck")
+        raise RecordError(
+            N_("deal {deal}: dealer {dealer!r} is not one of the {players} seats"),
+            deal=index,
+            dealer=dealer,
+            players=players,
+        )
+    deck = _read_cards(_require(data, "deck", list, index), index, None)
     expected = Counter(pack(rules.jokers))
     found = Counter(deck)
     if found != expected:
         missing = sorted(expected - found)
         extra = sorted(found - expected)
         raise RecordError(
-            f"{where}the deck is not exactly one pack ({len(deck)} cards; missing "
-            f"{[str(c) for c in missing]}; extra {[str(c) for c in extra]})"
+            N_("deal {deal}: the deck is not exactly one pack ({n} cards; missing {missing}; extra {extra})"),
+            deal=index,
+            n=len(deck),
+            missing=str([str(c) for c in missing]),
+            extra=str([str(c) for c in extra]),
         )
     rebuild_data = data.get("rebuilds", [])
     if not isinstance(rebuild_data, list):
-        raise RecordError(f"{where}rebuilds: expected a list of stocks, got {rebuild_data!r}")
-    rebuilds = tuple(
-        _read_cards(order, f"deal {index}: rebuild {number}") for number, order in enumerate(rebuild_data)
-    )
+        raise RecordError(
+            N_("deal {deal}: rebuilds: expected a list of stocks, got {value!r}"),
+            deal=index,
+            value=rebuild_data,
+        )
+    rebuilds = tuple(_read_cards(order, index, number) for number, order in enumerate(rebuild_data))
     actions = []
-    for position, text in enumerate(_require(data, "actions", list, where)):
+    for position, text in enumerate(_require(data, "actions", list, index)):
         if not isinstance(text, str):
-            raise RecordError(f"deal {index}, action {position}: expected text, got {text!r}")
+            raise RecordError(
+                N_("deal {deal}, action {action}: expected text, got {value!r}"),
+                deal=index,
+                action=position,
+                value=text,
+            )
         try:
             actions.append(Action.parse(text))
         except PaiuteError as error:
-            raise RecordError(f"deal {index}, action {position}: {error}") from None
+            raise RecordError(
+                N_("deal {deal}, action {action}: {error}"), deal=index, action=position, error=str(error)
+            ) from None
     commitment = data.get("commitment")
     if commitment is not None and not (
         isinstance(commitment, dict)
@@ -352,7 +420,11 @@ def _read_deal(index: int, data: object, rules: RuleSet, players: int) -> DealRe
         and isinstance(commitment.get("salt"), str)
         and _is_int(commitment.get("cut"))
     ):
-        raise RecordError(f'{where}commitment: expected {{"sha256": text, "salt": text, "cut": number}}')
+        raise RecordError(
+            N_("deal {deal}: commitment: expected {shape}"),
+            deal=index,
+            shape='{"sha256": text, "salt": text, "cut": number}',
+        )
     return DealRecord(dealer, deck, rebuilds, tuple(actions), commitment)  # type: ignore[arg-type]
 
 
@@ -378,5 +450,5 @@ def load(path: str | os.PathLike[str]) -> Record:
     try:
         text = Path(path).read_bytes()
     except OSError as error:
-        raise RecordError(f"cannot read {str(path)!r}: {error.strerror}") from None
+        raise RecordError(N_("cannot read {path!r}: {error}"), path=str(path), error=error.strerror) from None
     return Record.loads(text)

@@ -113,12 +113,12 @@ def _parse_line(text: str, default: Evaluator) -> tuple[list[Card], Evaluator]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ParseError(f"not a JSON object: {error}") from None
+        raise ParseError(N_("not a JSON object: {error}"), error=str(error)) from None
     if not isinstance(data, dict) or not isinstance(data.get("cards"), str):
-        raise ParseError('expected {"cards": "...", "wild": {...}, "royal_high": false}')
+        raise ParseError(N_("expected {shape}"), shape='{"cards": "...", "wild": {...}, "royal_high": false}')
     royal_high = data.get("royal_high", False)
     if not isinstance(royal_high, bool):
-        raise ParseError(f"royal_high must be true or false, not {royal_high!r}")
+        raise ParseError(N_("royal_high must be true or false, not {value!r}"), value=royal_high)
     evaluator = _evaluator_from_json(data.get("wild"), royal_high)
     cards = parse_cards(data["cards"], plain_jokers=True)
     _check_cards(cards, evaluator)
@@ -129,21 +129,24 @@ def _evaluator_from_json(wild: object, royal_high: bool) -> Evaluator:
     if wild is None:
         return Evaluator(royal_high=royal_high)
     if not isinstance(wild, Mapping):
-        raise ParseError(f"wild must be an object, not {wild!r}")
+        raise ParseError(N_("wild must be an object, not {value!r}"), value=wild)
     if wild.get("jokers") is True:
         return Evaluator.for_jokers(royal_high=royal_high)
     rank = wild.get("rank")
     if not isinstance(rank, str):
         raise ParseError(
-            f'wild must be {{"rank": R}}, {{"jokers": true}} or an opposite-colour object, not {dict(wild)!r}'
+            N_("wild must be {rank}, {jokers} or an opposite-colour object, not {value!r}"),
+            rank='{"rank": R}',
+            jokers='{"jokers": true}',
+            value=dict(wild),
         )
     upcard = None
     if wild.get("colour") == "opposite":
         upcard = wild.get("upcard")
         if not isinstance(upcard, str):
-            raise ParseError('wild with "colour": "opposite" needs "upcard": CARD (R3.3)')
+            raise ParseError(N_('wild with "colour": "opposite" needs "upcard": CARD (R3.3)'))
     elif "colour" in wild and wild.get("colour") != "any":
-        raise ParseError(f"unknown wild colour {wild.get('colour')!r} (any or opposite)")
+        raise ParseError(N_("unknown wild colour {value!r} (any or opposite)"), value=wild.get("colour"))
     return _evaluator_from_options(rank, False, upcard, royal_high)
 
 
@@ -152,15 +155,19 @@ def _evaluator_from_options(
 ) -> Evaluator:
     if jokers:
         if upcard_text is not None:
-            raise ParseError("--opposite-of names an upcard; with jokers no upcard is turned (R2.8, R3.2)")
+            raise ParseError(
+                N_("--opposite-of names an upcard; with jokers no upcard is turned (R2.8, R3.2)")
+            )
         return Evaluator.for_jokers(royal_high=royal_high)
     if upcard_text is not None:
         upcard = Card.parse(upcard_text)
         if upcard.is_joker:
-            raise ParseError(f"the upcard {upcard_text!r} cannot be a joker (R2.8)")
+            raise ParseError(N_("the upcard {text!r} cannot be a joker (R2.8)"), text=upcard_text)
         if rank_text is not None and Rank.parse(rank_text) != upcard.rank:
             raise ParseError(
-                f"--wild {rank_text} disagrees with the upcard {upcard_text!r}: the upcard's rank is wild (R2.6)"
+                N_("--wild {rank} disagrees with the upcard {text!r}: the upcard's rank is wild (R2.6)"),
+                rank=rank_text,
+                text=upcard_text,
             )
         wild = RuleSet(wild_colour="opposite").wild_cards(upcard)
         return Evaluator(wild, royal_high=royal_high)
@@ -171,10 +178,14 @@ def _evaluator_from_options(
 
 def _check_cards(cards: list[Card], evaluator: Evaluator) -> None:
     if len(cards) not in (5, 6):
-        raise ParseError(f"a combination is 5 or 6 cards (R5), got {len(cards)}: {format_cards(cards)!r}")
+        raise ParseError(
+            N_("a combination is 5 or 6 cards (R5), got {n}: {text!r}"),
+            n=len(cards),
+            text=format_cards(cards),
+        )
     jokers = [card for card in cards if card.is_joker]
     if jokers and not all(joker in evaluator.wild_cards for joker in jokers):
-        raise ParseError("jokers are in the pack only with the jokers option: use --jokers (R1.3, R3.2)")
+        raise ParseError(N_("jokers are in the pack only with the jokers option: use --jokers (R1.3, R3.2)"))
 
 
 def evaluate(cards: list[Card], evaluator: Evaluator) -> dict[str, object]:

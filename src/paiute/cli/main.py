@@ -61,14 +61,14 @@ def build_parser(tr: Translator | None = None) -> argparse.ArgumentParser:
             help=_(N_("language of the messages (default: PAIUTE_LANG, else the system locale, else en)")),
         )
         commands = parser.add_subparsers(dest="command", metavar=_(N_("COMMAND")))
-        # The commands that speak every language of paiute.i18n take the translator.
+        # Every command speaks the languages of paiute.i18n: each takes the translator.
         eval_command.register(commands, tr)
         replay_command.register(commands, tr)
         rules_command.register(commands, tr)
         for module in (tournament_command, simulate_command, odds_command, play_command):
-            module.register(commands)
+            module.register(commands, tr)
         verify_command.register(commands, tr)
-        serve_command.register(commands)
+        serve_command.register(commands, tr)
     parser.set_defaults(translator=tr)
     return parser
 

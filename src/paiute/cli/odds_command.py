@@ -9,7 +9,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from paiute.errors import PaiuteError
+from paiute.errors import N_, PaiuteError
+from paiute.i18n import Translator, translator
 from paiute.odds import (
     POLICY,
     WILD_OPTIONS,
@@ -24,7 +25,7 @@ from paiute.odds import (
 from paiute.rules import MAX_SEATS, MIN_PLAYERS
 from paiute.simulate import require_sim_extra
 
-_EPILOG = """\
+_EPILOG = N_("""\
 After the first draw: the six cards a player holds after its first draw (five dealt, one drawn
 from the stock) are six cards taken at random from the cards it has not seen. The number of
 players does not change this. With --wild any, three wild cards are left among 51 unseen cards
@@ -33,7 +34,7 @@ players does not change this. With --wild any, three wild cards are left among 5
 Exact figures count all C(51,6) = 18,009,460 (C(54,6) = 25,827,165 with jokers) holdings
 by rank pattern and suit, averaged over the 13 upcard ranks; --monte-carlo samples instead.
 
-Within N turns (Monte Carlo, Wilson 95% intervals): the chance that a player at the dealer's
+Within N turns (Monte Carlo, Wilson {level} intervals): the chance that a player at the dealer's
 left has been able to call by its t-th turn, drawing from the stock and keeping the five cards
 closest to a combination, while the other players draw from the stock and discard what they
 drew: the player count acts through the stock, its rebuilds (R4.6) and dead deals (R4.7).
@@ -43,47 +44,66 @@ examples:
   paiute odds
   paiute odds --wild all --players 2,4,6 --turns 8
   paiute odds --wild jokers --monte-carlo --samples 200000 --json
-"""
+""")
 
 
-def register(commands: Any) -> None:
+def register(commands: Any, tr: Translator | None = None) -> None:
+    tr = tr or translator()
+    _ = tr.gettext
     parser = commands.add_parser(
         "odds",
-        help="odds of each combination after the first draw and within N turns",
-        description="Probabilities of holding each winning combination (R5) after the first draw, "
-        "exact by counting or by Monte Carlo, and of having been able to call within N turns, per "
-        "player count and wild-card option.",
-        epilog=_EPILOG,
+        help=_(N_("odds of each combination after the first draw and within N turns")),
+        description=_(
+            N_(
+                "Probabilities of holding each winning combination (R5) after the first draw, "
+                "exact by counting or by Monte Carlo, and of having been able to call within N turns, per "
+                "player count and wild-card option."
+            )
+        ),
+        epilog=_(_EPILOG, level=tr.number(95) + "%"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--players", default="4", metavar="K[,K...]", help="player count(s) for the turns figures (default 4)"
+        "--players",
+        default="4",
+        metavar="K[,K...]",
+        help=_(N_("player count(s) for the turns figures (default 4)")),
     )
     parser.add_argument(
         "--wild",
         default="any",
         metavar="OPTION[,...]",
-        help="wild cards: any, opposite, jokers, a comma list, or all (default any)",
+        help=_(N_("wild cards: any, opposite, jokers, a comma list, or all (default any)")),
     )
     parser.add_argument(
-        "--turns", type=int, default=10, metavar="N", help="turns for the within-N-turns figures (0: none)"
+        "--turns",
+        type=int,
+        default=10,
+        metavar="N",
+        help=_(N_("turns for the within-N-turns figures (0: none)")),
     )
     method = parser.add_mutually_exclusive_group()
     method.add_argument(
-        "--exact", action="store_true", help="exact first-draw odds by counting (the default)"
+        "--exact", action="store_true", help=_(N_("exact first-draw odds by counting (the default)"))
     )
-    method.add_argument("--monte-carlo", action="store_true", help="estimate the first-draw odds by sampling")
+    method.add_argument(
+        "--monte-carlo", action="store_true", help=_(N_("estimate the first-draw odds by sampling"))
+    )
     parser.add_argument(
         "--samples",
         type=int,
         default=20_000,
         metavar="S",
-        help="Monte Carlo samples per figure (default 20000)",
+        help=_(N_("Monte Carlo samples per figure (default 20000)")),
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the Monte Carlo samples (default 0)")
-    parser.add_argument("--royal-high", action="store_true", help="Royal Flush above Five of a Kind (R5.8)")
-    parser.add_argument("--json", action="store_true", help="print the results as one JSON object")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--seed", type=int, default=0, help=_(N_("seed of the Monte Carlo samples (default 0)"))
+    )
+    parser.add_argument(
+        "--royal-high", action="store_true", help=_(N_("Royal Flush above Five of a Kind (R5.8)"))
+    )
+    parser.add_argument("--json", action="store_true", help=_(N_("print the results as one JSON object")))
+    parser.add_argument("--quiet", action="store_true", help=_(N_("no progress bar")))
     parser.set_defaults(run=run)
 
 
@@ -93,9 +113,13 @@ def _parse_wild(text: str) -> list[str]:
     options = [part.strip().lower() for part in text.split(",") if part.strip()]
     for option in options:
         if option not in WILD_OPTIONS:
-            raise PaiuteError(f"unknown wild option {option!r}: one of {', '.join(WILD_OPTIONS)}, or all")
+            raise PaiuteError(
+                N_("unknown wild option {option!r}: one of {options}, or all"),
+                option=option,
+                options=", ".join(WILD_OPTIONS),
+            )
     if not options:
-        raise PaiuteError("--wild: give any, opposite, jokers or all")
+        raise PaiuteError(N_("--wild: give any, opposite, jokers or all"))
     return list(dict.fromkeys(options))
 
 
@@ -107,12 +131,17 @@ def _parse_players(text: str) -> list[int]:
         try:
             count = int(part)
         except ValueError:
-            raise PaiuteError(f"--players: {part!r} is not a number") from None
+            raise PaiuteError(N_("--players: {text!r} is not a number"), text=part) from None
         if not MIN_PLAYERS <= count <= MAX_SEATS:
-            raise PaiuteError(f"R2.1 {count} players: {MIN_PLAYERS} to {MAX_SEATS} (6 or more: max_players)")
+            raise PaiuteError(
+                N_("R2.1 {count} players: {low} to {high} (6 or more: max_players)"),
+                count=count,
+                low=MIN_PLAYERS,
+                high=MAX_SEATS,
+            )
         counts.append(count)
     if not counts:
-        raise PaiuteError("--players: give a player count")
+        raise PaiuteError(N_("--players: give a player count"))
     return list(dict.fromkeys(counts))
 
 
@@ -120,12 +149,16 @@ def run(args: argparse.Namespace) -> int:
     wilds = _parse_wild(args.wild)
     players = _parse_players(args.players)
     if args.turns < 0:
-        raise PaiuteError(f"--turns must not be negative, not {args.turns}")
+        raise PaiuteError(N_("--turns must not be negative, not {n}"), n=args.turns)
     if args.samples < 1:
-        raise PaiuteError(f"--samples must be at least 1, not {args.samples}")
+        raise PaiuteError(N_("--samples must be at least 1, not {n}"), n=args.samples)
     if not args.json:
         require_sim_extra("rich", "paiute odds")
+    tr = _translator(args)
     first: list[FirstDrawOdds] = []
+    # (wild, reason) of each figure sampled because counting is not feasible; the JSON keeps
+    # the English note, people read it in their language.
+    infeasible: list[tuple[str, str]] = []
     notes: list[str] = []
     turns: list[TurnsOdds] = []
     work = len(wilds) * (args.samples if args.monte_carlo else 0) + (
@@ -148,6 +181,7 @@ def run(args: argparse.Namespace) -> int:
                     notes.append(
                         f"wild {wild}: exact counting is not feasible ({error}); Monte Carlo instead"
                     )
+                    infeasible.append((wild, str(error)))
                     first.append(sample())
             if args.turns:
                 for count in players:
@@ -178,10 +212,30 @@ def run(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    for note in notes:
-        print(note)
-    _print(first, turns, args.turns)
+    for wild, reason in infeasible:
+        print(
+            tr.gettext(
+                N_("wild {wild}: exact counting is not feasible ({reason}); Monte Carlo instead"),
+                wild=wild,
+                reason=reason,
+            )
+        )
+    _print(first, turns, args.turns, tr)
     return 0
+
+
+def _translator(args: argparse.Namespace) -> Translator:
+    found = getattr(args, "translator", None)
+    return found if isinstance(found, Translator) else translator()
+
+
+def _digits(text: str, tr: Translator) -> str:
+    """A number already formatted (``12.5%``, ``1,234``) in the reader's digits and decimal sign."""
+    if tr.lang == "en":
+        return text
+    sign = tr.number(0.5)[1]
+    table = {str(digit): tr.number(digit) for digit in range(10)}
+    return "".join(table.get(char, sign if char == "." else char) for char in text)
 
 
 @contextmanager
@@ -207,69 +261,129 @@ def _progress(total: int, *, quiet: bool) -> Iterator[Callable[[int], None] | No
         yield lambda count: progress.advance(task, count)
 
 
-def _percent(p: Probability, *, digits: int = 4) -> str:
+def _percent(p: Probability, tr: Translator, *, digits: int = 4) -> str:
     text = f"{100 * p.value:.{digits}f}%"
     if not p.exact:
         low, high = p.interval
         text += f" [{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
-    return text
+    return _digits(text, tr)
 
 
-def _one_in(p: Probability) -> str:
-    return f"1 in {1 / p.value:,.0f}" if p.value > 0 else "-"
+def _one_in(p: Probability, tr: Translator) -> str:
+    if p.value <= 0:
+        return "-"
+    return tr.gettext(N_("1 in {n}"), n=_digits(f"{1 / p.value:,.0f}", tr))
 
 
-def _print(first: list[FirstDrawOdds], turns: list[TurnsOdds], turn_count: int) -> None:
+def _print(first: list[FirstDrawOdds], turns: list[TurnsOdds], turn_count: int, tr: Translator) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
+    _ = tr.gettext
     console = Console(width=None if sys.stdout.isatty() else 120, highlight=False)
     for odds in first:
         wild = odds.wild
-        if odds.method == "exact":
-            how = f"exact: all C({odds.unseen},6) = {odds.holdings:,} holdings counted" + (
-                f", averaged over the {odds.settings} upcard ranks" if odds.settings > 1 else ""
+        holdings = _digits(f"{odds.holdings:,}", tr)
+        if odds.method == "exact" and odds.settings > 1:
+            how = _(
+                N_(
+                    "exact: all C({unseen},6) = {holdings} holdings counted, averaged over the {ranks} upcard ranks"
+                ),
+                unseen=odds.unseen,
+                holdings=holdings,
+                ranks=odds.settings,
+            )
+        elif odds.method == "exact":
+            how = _(
+                N_("exact: all C({unseen},6) = {holdings} holdings counted"),
+                unseen=odds.unseen,
+                holdings=holdings,
             )
         else:
-            how = f"Monte Carlo: {odds.samples:,} samples, seed {odds.seed}, Wilson 95% intervals"
+            how = _(
+                N_("Monte Carlo: {samples} samples, seed {seed}, Wilson {level} intervals"),
+                level=tr.number(95) + "%",
+                samples=_digits(f"{odds.samples:,}", tr),
+                seed=odds.seed,
+            )
         console.print(
-            f"[bold]wild {wild}[/]: the six cards held after the first draw ({odds.wild_left} wild cards "
-            f"among {odds.unseen} unseen) — {how}; the player count does not change these odds"
+            "[bold]"
+            + escape(
+                _(
+                    N_(
+                        "wild {wild}: the six cards held after the first draw ({left} wild cards among "
+                        "{unseen} unseen) — {how}; the player count does not change these odds"
+                    ),
+                    wild=wild,
+                    left=odds.wild_left,
+                    unseen=odds.unseen,
+                    how=how,
+                )
+            )
+            + "[/]"
         )
         table = Table()
-        table.add_column("combination")
-        table.add_column("available", justify="right")
-        table.add_column("best call", justify="right")
-        table.add_column("best, 1 in", justify="right")
+        table.add_column(_(N_("combination")))
+        table.add_column(_(N_("available")), justify="right")
+        table.add_column(_(N_("best call")), justify="right")
+        table.add_column(_(N_("best, 1 in")), justify="right")
         for category in category_order(odds.royal_high):
             best = odds.best[category]
-            table.add_row(category.title, _percent(odds.available[category]), _percent(best), _one_in(best))
+            table.add_row(
+                tr.category(category),
+                _percent(odds.available[category], tr),
+                _percent(best, tr),
+                _one_in(best, tr),
+            )
         table.add_section()
-        table.add_row("any call", _percent(odds.any), _percent(odds.any), _one_in(odds.any))
+        table.add_row(
+            _(N_("any call")), _percent(odds.any, tr), _percent(odds.any, tr), _one_in(odds.any, tr)
+        )
         console.print(table)
         chosen = [odds for odds in turns if odds.wild == wild]
         if not chosen:
             continue
         samples = chosen[0].samples
         console.print(
-            f"[bold]wild {wild}[/]: able to call within t of one's own turns, in % — Monte Carlo, "
-            f"{samples:,} deals per column, Wilson 95% intervals"
+            "[bold]"
+            + escape(
+                _(
+                    N_(
+                        "wild {wild}: able to call within t of one's own turns, in {percent} — Monte Carlo, "
+                        "{samples} deals per column, Wilson {level} intervals"
+                    ),
+                    wild=wild,
+                    samples=_digits(f"{samples:,}", tr),
+                    percent="%",
+                    level=tr.number(95) + "%",
+                )
+            )
+            + "[/]"
         )
-        table = Table(caption=f"policy: {POLICY}", caption_justify="left")
-        table.add_column("turn t", justify="right")
+        table = Table(caption=_(N_("policy: {policy}"), policy=POLICY), caption_justify="left")
+        table.add_column(_(N_("turn t")), justify="right")
         for column in chosen:
-            anyturn = ", Paiute any turn" if column.paiute_any_turn else ""
-            table.add_column(f"{column.players} players{anyturn}", justify="right")
+            if column.paiute_any_turn:
+                heading = _(N_("{n} players, Paiute any turn"), n=column.players)
+            else:
+                heading = _(N_("{n} players"), n=column.players)
+            table.add_column(heading, justify="right")
         for turn in range(turn_count):
             table.add_row(
-                str(turn + 1),
-                *(_percent(column.within[turn], digits=2).replace("%", "") for column in chosen),
+                tr.number(turn + 1),
+                *(_percent(column.within[turn], tr, digits=2).replace("%", "") for column in chosen),
             )
         table.add_section()
-        table.add_row("dead (R4.7)", *(_percent(column.dead, digits=2).replace("%", "") for column in chosen))
+        table.add_row(
+            _(N_("dead (R4.7)")), *(_percent(column.dead, tr, digits=2).replace("%", "") for column in chosen)
+        )
         for category in category_order(odds.royal_high):
             table.add_row(
-                f"could call first: {category.title}",
-                *(_percent(column.completed_with[category], digits=2).replace("%", "") for column in chosen),
+                _(N_("could call first: {category}"), category=category),
+                *(
+                    _percent(column.completed_with[category], tr, digits=2).replace("%", "")
+                    for column in chosen
+                ),
             )
         console.print(table)

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from paiute.cli.common import add_rule_arguments, rule_options
-from paiute.errors import PaiuteError
+from paiute.errors import N_, PaiuteError
+from paiute.i18n import Translator, translator
 from paiute.players import make_player, parse_spec
 from paiute.rules import RuleSet
 from paiute.tui.session import (
@@ -25,7 +26,7 @@ from paiute.tui.session import (
 
 __all__ = ["build_config", "register", "run"]
 
-_EPILOG = """\
+_EPILOG = N_("""\
 The full-screen game needs a terminal (at least 80x24); --plain plays line by line over any
 stream: it prints the table and reads commands (s, d, x CARD or a number, c, c CARD, c6, h,
 ?, q). Every match is saved as a paiute-record/1 file in the user's data directory (or
@@ -39,42 +40,56 @@ examples:
   paiute play --preset gamerules --option royal_high=on --stake 5
   paiute play --hotseat 2 --name Ana --name Bo --bots greedy
   paiute play --resume
-"""
+""")
 
 _BOT_NAMES = {"mc": "MC", "ismcts": "ISMCTS"}
 #: Pause after each bot action in the full-screen game, seconds (--delay).
 DEFAULT_DELAY = 0.5
 
 
-def register(commands: Any) -> None:
+def register(commands: Any, tr: Translator | None = None) -> None:
+    tr = tr or translator()
+    _ = tr.gettext
     parser = commands.add_parser(
         "play",
-        help="play Paiute in the terminal against bots",
-        description="Play a match of Paiute in the terminal against bots, or with other people "
-        "on one screen (--hotseat). Full-screen with keyboard and mouse, or --plain.",
-        epilog=_EPILOG,
+        help=_(N_("play Paiute in the terminal against bots")),
+        description=_(
+            N_(
+                "Play a match of Paiute in the terminal against bots, or with other people "
+                "on one screen (--hotseat). Full-screen with keyboard and mouse, or --plain."
+            )
+        ),
+        epilog=_(_EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--players", type=int, metavar="N", help="seats at the table (default: people + bots)"
+        "--players", type=int, metavar="N", help=_(N_("seats at the table (default: people + bots)"))
     )
     parser.add_argument(
         "--bots",
-        metavar="SPEC,...",
-        help="the bots, a comma list of player specs repeated to fill the seats "
-        "(random, greedy, mc, ismcts, e.g. ismcts:ms=200; default greedy,greedy)",
+        metavar=_(N_("SPEC,...")),
+        help=_(
+            N_(
+                "the bots, a comma list of player specs repeated to fill the seats "
+                "(random, greedy, mc, ismcts, e.g. ismcts:ms=200; default greedy,greedy)"
+            )
+        ),
     )
-    add_rule_arguments(parser)
-    parser.add_argument("--stake", type=int, metavar="CHIPS", help="chips each player stakes per deal (R8.2)")
+    add_rule_arguments(parser, tr)
+    parser.add_argument(
+        "--stake", type=int, metavar=_(N_("CHIPS")), help=_(N_("chips each player stakes per deal (R8.2)"))
+    )
     parser.add_argument(
         "--chips",
         type=int,
         default=DEFAULT_CHIPS,
-        help=f"chips each player starts with (default {DEFAULT_CHIPS})",
+        help=_(N_("chips each player starts with (default {chips})"), chips=DEFAULT_CHIPS),
     )
-    parser.add_argument("--seed", type=int, help="reproducible deals (default: a secure shuffle, R10.1)")
     parser.add_argument(
-        "--name", action="append", default=[], help="your name (repeat it for each --hotseat player)"
+        "--seed", type=int, help=_(N_("reproducible deals (default: a secure shuffle, R10.1)"))
+    )
+    parser.add_argument(
+        "--name", action="append", default=[], help=_(N_("your name (repeat it for each --hotseat player)"))
     )
     parser.add_argument(
         "--hotseat",
@@ -83,37 +98,50 @@ def register(commands: Any) -> None:
         const=2,
         default=1,
         metavar="N",
-        help="N people take turns at one screen, hands hidden between turns (default N 2)",
+        help=_(N_("N people take turns at one screen, hands hidden between turns (default N 2)")),
     )
     parser.add_argument(
         "--delay",
         type=float,
-        metavar="SECONDS",
-        help=f"pause after each bot action (default {DEFAULT_DELAY}, 0 with --plain)",
+        metavar=_(N_("SECONDS")),
+        help=_(N_("pause after each bot action (default {delay}, 0 with --plain)"), delay=DEFAULT_DELAY),
     )
     parser.add_argument(
         "--hint",
         default=DEFAULT_HINT,
-        metavar="SPEC",
-        help=f"the bot that gives hints (default {DEFAULT_HINT})",
+        metavar=_(N_("SPEC")),
+        help=_(N_("the bot that gives hints (default {bot})"), bot=DEFAULT_HINT),
     )
-    parser.add_argument("--plain", action="store_true", help="line-based play over standard input and output")
+    parser.add_argument(
+        "--plain", action="store_true", help=_(N_("line-based play over standard input and output"))
+    )
     parser.add_argument(
         "--resume",
         nargs="?",
         const="",
-        metavar="FILE",
-        help="continue the latest unfinished match, or the one saved in FILE (its seats, rules and "
-        "seed are the saved ones)",
+        metavar=_(N_("FILE")),
+        help=_(
+            N_(
+                "continue the latest unfinished match, or the one saved in FILE (its seats, rules and "
+                "seed are the saved ones)"
+            )
+        ),
     )
     parser.add_argument(
         "--data-dir",
         type=Path,
-        metavar="DIR",
-        help="the data directory; matches are saved in DIR/matches (default: the user's data directory)",
+        metavar=_(N_("DIR")),
+        help=_(
+            N_("the data directory; matches are saved in DIR/matches (default: the user's data directory)")
+        ),
     )
-    parser.add_argument("--no-save", action="store_true", help="do not save the match")
+    parser.add_argument("--no-save", action="store_true", help=_(N_("do not save the match")))
     parser.set_defaults(run=run)
+
+
+def _translator(args: argparse.Namespace) -> Translator:
+    found = getattr(args, "translator", None)
+    return found if isinstance(found, Translator) else translator()
 
 
 def build_config(args: argparse.Namespace) -> PlayConfig:
@@ -124,18 +152,26 @@ def build_config(args: argparse.Namespace) -> PlayConfig:
     rules = RuleSet.from_preset(args.preset, **options)
     humans = max(args.hotseat, len(args.name), 1)
     if args.hotseat < 1:
-        raise PaiuteError(f"--hotseat {args.hotseat}: at least one person plays")
+        raise PaiuteError(N_("--hotseat {n}: at least one person plays"), n=args.hotseat)
     specs = [spec.strip() for spec in (args.bots or "").split(",") if spec.strip()]
     if args.players is not None:
         bot_seats = args.players - humans
         if bot_seats < 0:
-            raise PaiuteError(f"--players {args.players}: fewer seats than the {humans} people playing")
+            raise PaiuteError(
+                N_("--players {n}: fewer seats than the {people} people playing"),
+                n=args.players,
+                people=humans,
+            )
     else:
         bot_seats = len(specs) if specs else max(0, 3 - humans)
     if bot_seats and not specs:
         specs = ["greedy"]
     if len(specs) > bot_seats:
-        raise PaiuteError(f"--bots names {len(specs)} bots but only {bot_seats} seats are left for bots")
+        raise PaiuteError(
+            N_("--bots names {bots} bots but only {seats} seats are left for bots"),
+            bots=len(specs),
+            seats=bot_seats,
+        )
     bots = [specs[index % len(specs)] for index in range(bot_seats)] if bot_seats else []
     for spec in dict.fromkeys([*bots, args.hint]):
         # Refuse an unknown bot or option now, with the registry's message.
@@ -144,6 +180,8 @@ def build_config(args: argparse.Namespace) -> PlayConfig:
         if callable(close):
             close()
     if humans == 1:
+        # Default names are data saved in the record, which is never translated: the same
+        # command gives the same record in every language (--name chooses another).
         people = [args.name[0] if args.name else "You"]
     else:
         people = [
@@ -156,7 +194,7 @@ def build_config(args: argparse.Namespace) -> PlayConfig:
     )
     rules.check_players(len(seats))
     if args.chips < 1:
-        raise PaiuteError(f"--chips {args.chips}: a player starts with at least one chip")
+        raise PaiuteError(N_("--chips {n}: a player starts with at least one chip"), n=args.chips)
     return PlayConfig(rules, seats, args.seed, args.chips, args.hint)
 
 
@@ -178,14 +216,18 @@ def run(args: argparse.Namespace) -> int:
     config = build_config(args)
     if not args.plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(
-            "paiute play: standard input and output are not a terminal, so the full-screen game "
-            "cannot start.\nUse --plain to play line by line over any stream, e.g.\n"
-            "  paiute play --plain --bots greedy",
+            _translator(args).gettext(
+                N_(
+                    "paiute play: standard input and output are not a terminal, so the full-screen game "
+                    "cannot start.\nUse --plain to play line by line over any stream, e.g.\n"
+                    "  paiute play --plain --bots greedy"
+                )
+            ),
             file=sys.stderr,
         )
         return 2
     if not args.plain and importlib.util.find_spec("textual") is None:
-        raise PaiuteError("the full-screen game needs Textual: pip install 'paiute[tui]', or use --plain")
+        raise PaiuteError(N_("the full-screen game needs Textual: pip install 'paiute[tui]', or use --plain"))
     directory = None if args.no_save else _matches_dir(args)
     if args.resume is not None:
         if args.resume:
@@ -193,7 +235,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             found = latest_unfinished(_matches_dir(args))
             if found is None:
-                raise PaiuteError(f"no unfinished match to resume in {_matches_dir(args)}")
+                raise PaiuteError(N_("no unfinished match to resume in {path}"), path=str(_matches_dir(args)))
             path = found
         session = Session.resume(path, config)
         if args.no_save:
@@ -211,11 +253,14 @@ def _play(session: Session, args: argparse.Namespace) -> int:
         from paiute.tui.plain import PlainUI
 
         delay = 0.0 if args.delay is None else args.delay
-        return PlainUI(session, sys.stdin, sys.stdout, delay=delay, echo=not sys.stdin.isatty()).run()
+        ui = PlainUI(
+            session, sys.stdin, sys.stdout, delay=delay, echo=not sys.stdin.isatty(), tr=_translator(args)
+        )
+        return ui.run()
     from paiute.tui.app import PlayApp
 
     delay = DEFAULT_DELAY if args.delay is None else args.delay
-    app = PlayApp(session, delay=delay)
+    app = PlayApp(session, delay=delay, tr=_translator(args))
     status = app.run()
     for line in app.farewell:
         print(line)

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "watch", False):
         from paiute.tui.launch import run_watch
 
-        return run_watch(args.file)
+        return run_watch(args.file, getattr(args, "translator", None))
     tr: Translator = getattr(args, "translator", None) or translator()
     try:
         record = Record.loads(sys.stdin.buffer.read()) if args.file == "-" else load(args.file)

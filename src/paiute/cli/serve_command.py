@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from paiute.errors import PaiuteError
+from paiute.errors import N_, PaiuteError
+from paiute.i18n import Translator, translator
 
 __all__ = ["database_url", "register", "run"]
 
@@ -21,7 +22,7 @@ DATABASE_FILE = "server.sqlite3"
 #: with an error; frames over this close the connection).
 WS_MAX_SIZE = 65536
 
-_EPILOG = """\
+_EPILOG = N_("""\
 Open the printed address in a browser: create a table (rules, seats, bots for the empty
 seats, a turn clock, public or private by invitation link), share the link, play. Every
 accepted action is written to the database before anyone is told of it: stop the server at
@@ -40,61 +41,75 @@ examples:
   paiute serve --db sqlite:///games.db --bot-delay 0
   paiute serve --db postgresql://paiute:secret@localhost/paiute --port 8001
   paiute serve --port 0                          any free port (the address is printed)
-"""
+""")
 
 
-def register(commands: Any) -> None:
+def register(commands: Any, tr: Translator | None = None) -> None:
+    """``paiute serve``: its --help in ``tr``'s language (the web pages choose their own)."""
+    _ = (tr or translator()).gettext
     parser = commands.add_parser(
         "serve",
-        help="run the multiplayer web server",
-        description="Run the Paiute web server: a lobby of tables, play in the browser against "
-        "people and bots, live over WebSockets, with fair-deal proofs (R10.2) and game records.",
-        epilog=_EPILOG,
+        help=_(N_("run the multiplayer web server")),
+        description=_(
+            N_(
+                "Run the Paiute web server: a lobby of tables, play in the browser against "
+                "people and bots, live over WebSockets, with fair-deal proofs (R10.2) and game records."
+            )
+        ),
+        epilog=_(_EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})")
+    parser.add_argument(
+        "--host", default=DEFAULT_HOST, help=_(N_("address to listen on (default {host})"), host=DEFAULT_HOST)
+    )
     parser.add_argument(
         "--port",
         type=int,
         default=DEFAULT_PORT,
-        help=f"port to listen on, 0 for any free one (default {DEFAULT_PORT})",
+        help=_(N_("port to listen on, 0 for any free one (default {port})"), port=str(DEFAULT_PORT)),
     )
     parser.add_argument(
-        "--db", metavar="URL", help="database URL: sqlite:///PATH or postgresql://... (default: SQLite)"
+        "--db",
+        metavar="URL",
+        help=_(N_("database URL: sqlite:///PATH or postgresql://... (default: SQLite)")),
     )
     parser.add_argument(
         "--data-dir",
         type=Path,
-        metavar="DIR",
-        help="where the default SQLite database lives (default: user data dir)",
+        metavar=_(N_("DIR")),
+        help=_(N_("where the default SQLite database lives (default: user data dir)")),
     )
     parser.add_argument(
         "--bot-delay",
         type=float,
         default=0.6,
-        metavar="SECONDS",
-        help="pause before each bot action, so people can follow (default 0.6)",
+        metavar=_(N_("SECONDS")),
+        help=_(N_("pause before each bot action, so people can follow (default 0.6)")),
     )
     parser.add_argument(
         "--deal-pause",
         type=float,
         default=3.0,
-        metavar="SECONDS",
-        help="pause between the end of a deal and the next (default 3)",
+        metavar=_(N_("SECONDS")),
+        help=_(N_("pause between the end of a deal and the next (default 3)")),
     )
     parser.add_argument(
         "--rate-limit",
         type=float,
         default=20.0,
         metavar="PER_SECOND",
-        help="messages a second one WebSocket connection, or one token's requests, may send "
-        "(default 20, in bursts of a few times that); 0 for no limit (load tests)",
+        help=_(
+            N_(
+                "messages a second one WebSocket connection, or one token's requests, may send "
+                "(default 20, in bursts of a few times that); 0 for no limit (load tests)"
+            )
+        ),
     )
     parser.add_argument(
         "--log-level",
         default="warning",
         choices=["critical", "error", "warning", "info", "debug"],
-        help="how much the server logs (default warning)",
+        help=_(N_("how much the server logs (default warning)")),
     )
     parser.set_defaults(run=run)
 

@@ -11,7 +11,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from paiute.cli.common import add_rule_arguments, rule_options
-from paiute.errors import PaiuteError
+from paiute.errors import N_, PaiuteError
+from paiute.i18n import Translator, translator
 from paiute.odds import category_order
 from paiute.parallel import BACKENDS, default_workers
 from paiute.rules import MAX_SEATS, MIN_PLAYERS, RuleSet
@@ -30,10 +31,10 @@ from paiute.simulate import (
     simulate,
 )
 
-_EPILOG = """\
+_EPILOG = N_("""\
 Every deal is independent and seeded from (--seed, its index), its dealer is seat index mod
 players, and every seat starts with no chips: the results are the same whatever --workers.
-Rates come with Wilson 95% intervals, means with normal 95% intervals. A seat's chip edge
+Rates come with Wilson {level} intervals, means with normal {level} intervals. A seat's chip edge
 counts an equal share of a pot left by a dead deal (R8.5), so the edges of a deal add up to 0.
 Position 1 is the dealer's left (plays first), the last position is the dealer.
 
@@ -52,67 +53,98 @@ examples:
   paiute simulate --deals 500 --bots greedy,random,random --json > facts.json
   paiute simulate --deals 1000 --compare royal_high --plot charts/
   paiute simulate --preset gamerules --option max_rebuilds=1 --deals 300
-"""
+""")
 
 
-def register(commands: Any) -> None:
+def register(commands: Any, tr: Translator | None = None) -> None:
+    tr = tr or translator()
+    _ = tr.gettext
     parser = commands.add_parser(
         "simulate",
-        help="play many deals with bots and report the facts of the game",
-        description="Play many deals with bots and report deal length, dead deals (R4.7), each "
-        "position's and seat's chip edge, how often each combination is called and wins, how "
-        "often the first caller is overtaken in the last round, and the effect of an option.",
-        epilog=_EPILOG,
+        help=_(N_("play many deals with bots and report the facts of the game")),
+        description=_(
+            N_(
+                "Play many deals with bots and report deal length, dead deals (R4.7), each "
+                "position's and seat's chip edge, how often each combination is called and wins, how "
+                "often the first caller is overtaken in the last round, and the effect of an option."
+            )
+        ),
+        epilog=_(_EPILOG, level=tr.number(95) + "%"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--deals", type=int, default=500, metavar="N", help="deals to play (default 500)")
     parser.add_argument(
-        "--players", type=int, default=4, metavar="K", help="players at the table (default 4)"
+        "--deals", type=int, default=500, metavar="N", help=_(N_("deals to play (default 500)"))
+    )
+    parser.add_argument(
+        "--players", type=int, default=4, metavar="K", help=_(N_("players at the table (default 4)"))
     )
     parser.add_argument(
         "--bots",
         action="append",
         default=[],
         metavar="SPEC[,SPEC...]",
-        help="bot for every seat, or one per seat (default random)",
+        help=_(N_("bot for every seat, or one per seat (default random)")),
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
-    add_rule_arguments(parser)
+    parser.add_argument("--seed", type=int, default=0, help=_(N_("seed of the run (default 0)")))
+    add_rule_arguments(parser, tr)
     parser.add_argument(
-        "--compare", metavar="OPTION[=V1,V2...]", help="run each value of an option on the same seeds"
+        "--compare", metavar="OPTION[=V1,V2...]", help=_(N_("run each value of an option on the same seeds"))
     )
     parser.add_argument(
         "--workers",
         type=int,
         default=0,
         metavar="W",
-        help="worker processes, or Ray tasks in flight (default 0: one per CPU; 1: in this process)",
+        help=_(N_("worker processes, or Ray tasks in flight (default 0: one per CPU; 1: in this process)")),
     )
     parser.add_argument(
-        "--backend", choices=BACKENDS, default="local", help="local processes (default) or a Ray cluster"
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help=_(N_("local processes (default) or a Ray cluster")),
     )
-    parser.add_argument("--address", metavar="ADDR", help="the Ray cluster to use (with --backend ray)")
-    parser.add_argument("--json", action="store_true", help="print the results as one JSON object")
-    parser.add_argument("--plot", metavar="DIR", help="write PNG charts into DIR (needs matplotlib)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--address", metavar="ADDR", help=_(N_("the Ray cluster to use (with --backend ray)"))
+    )
+    parser.add_argument("--json", action="store_true", help=_(N_("print the results as one JSON object")))
+    parser.add_argument("--plot", metavar="DIR", help=_(N_("write PNG charts into DIR (needs matplotlib)")))
+    parser.add_argument("--quiet", action="store_true", help=_(N_("no progress bar")))
     parser.set_defaults(run=run)
 
 
+def _translator(args: argparse.Namespace) -> Translator:
+    found = getattr(args, "translator", None)
+    return found if isinstance(found, Translator) else translator()
+
+
+def _digits(text: str, tr: Translator) -> str:
+    """A number already formatted (``+0.125``, ``12.5%``) in the reader's digits and decimal sign."""
+    if tr.lang == "en":
+        return text
+    sign = tr.number(0.5)[1]
+    table = {str(digit): tr.number(digit) for digit in range(10)}
+    return "".join(table.get(char, sign if char == "." else char) for char in text)
+
+
 def run(args: argparse.Namespace) -> int:
+    tr = _translator(args)
     options = rule_options(args)
     rules = RuleSet.from_preset(args.preset, **options)
     if not MIN_PLAYERS <= args.players <= MAX_SEATS:
         raise PaiuteError(
-            f"R2.1 {args.players} players: {MIN_PLAYERS} to {MAX_SEATS} (6 or more: max_players)"
+            N_("R2.1 {count} players: {low} to {high} (6 or more: max_players)"),
+            count=args.players,
+            low=MIN_PLAYERS,
+            high=MAX_SEATS,
         )
     if args.players > rules.max_players and "max_players" not in options:
         rules = rules.replace(max_players=args.players)  # R2.1: the table asked for is allowed
     if args.deals < 1:
-        raise PaiuteError(f"--deals must be at least 1, not {args.deals}")
+        raise PaiuteError(N_("--deals must be at least 1, not {n}"), n=args.deals)
     if args.workers < 0:
-        raise PaiuteError(f"--workers must be at least 1 (0: one per CPU), not {args.workers}")
+        raise PaiuteError(N_("--workers must be at least 1 (0: one per CPU), not {n}"), n=args.workers)
     if args.address is not None and args.backend != "ray":
-        raise PaiuteError("--address needs --backend ray")
+        raise PaiuteError(N_("--address needs --backend ray"))
     workers = args.workers or default_workers()
     where = {"backend": args.backend, "address": args.address}
     bots = parse_bots(args.bots, args.players)
@@ -142,12 +174,20 @@ def run(args: argparse.Namespace) -> int:
         data = {"command": "simulate", **result.to_json()}
         print(json.dumps(data))
     elif isinstance(result, Comparison):
-        _print_comparison(result, elapsed)
+        _print_comparison(result, elapsed, tr)
     else:
-        _print_report(result, elapsed)
+        _print_report(result, elapsed, tr)
     if args.plot:
         paths = plot(result, args.plot)
-        print(f"wrote {len(paths)} charts: {', '.join(str(path) for path in paths)}", file=sys.stderr)
+        print(
+            tr.ngettext(
+                "wrote {n} chart: {paths}",
+                "wrote {n} charts: {paths}",
+                len(paths),
+                paths=", ".join(str(path) for path in paths),
+            ),
+            file=sys.stderr,
+        )
     return 130 if interrupted else 0
 
 
@@ -196,14 +236,14 @@ def _console() -> Any:
     return Console(width=None if sys.stdout.isatty() else 120, highlight=False)
 
 
-def _show(fact: Fact, estimate: Estimate, *, interval: bool = True) -> str:
+def _show(fact: Fact, estimate: Estimate, tr: Translator, *, interval: bool = True) -> str:
     if estimate.value is None:
         return "-"
     if fact.kind == "rate":
         text = f"{100 * estimate.value:.1f}%"
         if interval and estimate.low is not None and estimate.high is not None:
             text += f" [{100 * estimate.low:.1f}, {100 * estimate.high:.1f}]"
-        return text
+        return _digits(text, tr)
     signed = fact.unit == "chips"
     text = f"{estimate.value:+.3f}" if signed else f"{estimate.value:.2f}"
     if interval and estimate.low is not None and estimate.high is not None:
@@ -212,10 +252,10 @@ def _show(fact: Fact, estimate: Estimate, *, interval: bool = True) -> str:
             if signed
             else f" [{estimate.low:.2f}, {estimate.high:.2f}]"
         )
-    return text
+    return _digits(text, tr)
 
 
-def _show_difference(fact: Fact, diff: Difference | None) -> str:
+def _show_difference(fact: Fact, diff: Difference | None, tr: Translator) -> str:
     if diff is None or diff.difference is None:
         return "-"
     scale = 100.0 if fact.kind == "rate" else 1.0
@@ -224,127 +264,182 @@ def _show_difference(fact: Fact, diff: Difference | None) -> str:
         text += f" [{scale * diff.low:+.2f}, {scale * diff.high:+.2f}]"
     if diff.low is not None and diff.high is not None and (diff.low > 0 or diff.high < 0):
         text += " *"
-    return text
+    return _digits(text, tr)
 
 
-def _header(report: SimulationReport, elapsed: float) -> str:
+def _header(report: SimulationReport, elapsed: float, tr: Translator, option: str | None = None) -> str:
+    from rich.markup import escape
+
+    _ = tr.gettext
     config = report.config
     bots = ", ".join(f"{seat}: {bot}" for seat, bot in enumerate(config.bots))
     rate = report.completed / elapsed if elapsed > 0 else 0.0
+    params = {
+        "done": report.completed,
+        "deals": report.requested,
+        "players": config.players,
+        "seed": str(config.seed),
+        "rules": json.dumps(config.rules.to_dict()),  # machine-readable: as it is
+    }
+    if option is None:
+        first = _(
+            N_("paiute simulate: {done} of {deals} deals, {players} players, seed {seed}, rules {rules}"),
+            **params,
+        )
+    else:
+        first = _(
+            N_(
+                "paiute simulate --compare {option}: {done} of {deals} deals, {players} players, "
+                "seed {seed}, rules {rules}"
+            ),
+            option=option,
+            **params,
+        )
     lines = [
-        f"paiute simulate: {report.completed} of {report.requested} deals, {config.players} players, "
-        f"seed {config.seed}, rules {json.dumps(config.rules.to_dict())}",
-        f"bots: {bots}   ({elapsed:.1f} s, {rate:.1f} deals/s)",
+        escape(first),
+        escape(
+            _(
+                N_("bots: {bots}   ({seconds} s, {rate} deals/s)"),
+                bots=bots,
+                seconds=_digits(f"{elapsed:.1f}", tr),
+                rate=_digits(f"{rate:.1f}", tr),
+            )
+        ),
     ]
     if report.interrupted:
         lines.append(
-            f"[bold red]interrupted:[/] the facts below are of the {report.completed} deals that finished"
+            "[bold red]"
+            + escape(_(N_("interrupted:")))
+            + "[/] "
+            + escape(_(N_("the facts below are of the {n} deals that finished"), n=report.completed))
         )
     return "\n".join(lines)
 
 
-def _print_report(report: SimulationReport, elapsed: float) -> None:
+def _print_report(report: SimulationReport, elapsed: float, tr: Translator) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
+    _ = tr.gettext
     console = _console()
-    console.print(_header(report, elapsed))
+    console.print(_header(report, elapsed, tr))
     estimates = report.estimates()
     facts = {fact.key: fact for fact in report.facts}
     lengths = report.lengths()
+    ci = _(N_("chip edge per deal [95% CI]"))
+    wins_ci = _(N_("wins [95% CI]"))
 
-    table = Table(title="Deals", title_justify="left")
-    table.add_column("fact")
-    table.add_column("value [95% CI]", justify="right")
+    table = Table(title=_(N_("Deals")), title_justify="left")
+    table.add_column(_(N_("fact")))
+    table.add_column(escape(_(N_("value [95% CI]"))), justify="right")
     table.add_column("n", justify="right")
     for fact in report.facts:
         if fact.group == "deal":
-            table.add_row(fact.label, _show(fact, estimates[fact.key]), str(estimates[fact.key].n))
+            # The facts' own names come from paiute.simulate (English, as in --json).
+            table.add_row(fact.label, _show(fact, estimates[fact.key], tr), tr.number(estimates[fact.key].n))
     for unit, spread in lengths.items():
         if spread:
             table.add_row(
-                f"deal length ({unit}): median [10%, 90%]",
-                f"{spread['median']:g} [{spread['p10']:g}, {spread['p90']:g}]",
-                str(report.completed),
+                escape(_(N_("deal length ({unit}): median [10%, 90%]"), unit=unit)),
+                _digits(f"{spread['median']:g} [{spread['p10']:g}, {spread['p90']:g}]", tr),
+                tr.number(report.completed),
             )
     console.print(table)
 
-    table = Table(title="Combinations (R5): share of deals", title_justify="left")
-    table.add_column("category")
-    table.add_column("called", justify="right")
-    table.add_column("wins the deal", justify="right")
-    table.add_column("wins when called", justify="right")
-    table.add_column("calls", justify="right")
+    table = Table(title=_(N_("Combinations (R5): share of deals")), title_justify="left")
+    table.add_column(_(N_("category")))
+    table.add_column(_(N_("called")), justify="right")
+    table.add_column(_(N_("wins the deal")), justify="right")
+    table.add_column(_(N_("wins when called")), justify="right")
+    table.add_column(_(N_("calls")), justify="right")
     counts = report.counts()
     calls = counts["calls"]
     for category in category_order(report.config.rules.royal_high):
         name = category.value
         table.add_row(
-            category.title,
+            tr.category(category),
             *(
-                _show(facts[f"{prefix}.{name}"], estimates[f"{prefix}.{name}"])
+                _show(facts[f"{prefix}.{name}"], estimates[f"{prefix}.{name}"], tr)
                 for prefix in ("called", "won", "won_when_called")
             ),
-            str(calls[name]),
+            tr.number(calls[name]),
         )
     console.print(table)
 
-    table = Table(title="Positions (1 = dealer's left, plays first)", title_justify="left")
-    table.add_column("position")
-    table.add_column("chip edge per deal [95% CI]", justify="right")
-    table.add_column("wins [95% CI]", justify="right")
+    table = Table(title=_(N_("Positions (1 = dealer's left, plays first)")), title_justify="left")
+    table.add_column(_(N_("position")))
+    table.add_column(escape(ci), justify="right")
+    table.add_column(escape(wins_ci), justify="right")
     players = report.config.players
     for position in range(1, players + 1):
-        name = "dealer" if position == players else ("plays first" if position == 1 else "")
+        if position == players:
+            label = _(N_("{n} dealer"), n=position)
+        elif position == 1:
+            label = _(N_("{n} plays first"), n=position)
+        else:
+            label = tr.number(position)
         edge, wins = f"edge.position.{position}", f"win.position.{position}"
-        table.add_row(
-            f"{position} {name}".strip(),
-            _show(facts[edge], estimates[edge]),
-            _show(facts[wins], estimates[wins]),
-        )
+        table.add_row(label, _show(facts[edge], estimates[edge], tr), _show(facts[wins], estimates[wins], tr))
     console.print(table)
 
-    table = Table(title="Seats", title_justify="left")
-    table.add_column("seat")
-    table.add_column("bot")
-    table.add_column("chip edge per deal [95% CI]", justify="right")
-    table.add_column("wins [95% CI]", justify="right")
+    table = Table(title=_(N_("Seats")), title_justify="left")
+    table.add_column(_(N_("seat")))
+    table.add_column(_(N_("bot")))
+    table.add_column(escape(ci), justify="right")
+    table.add_column(escape(wins_ci), justify="right")
     for seat in range(players):
         edge, wins = f"edge.seat.{seat}", f"win.seat.{seat}"
         table.add_row(
-            str(seat),
+            tr.number(seat),
             report.config.bots[seat],
-            _show(facts[edge], estimates[edge]),
-            _show(facts[wins], estimates[wins]),
+            _show(facts[edge], estimates[edge], tr),
+            _show(facts[wins], estimates[wins], tr),
         )
     console.print(table)
-    conserved = "yes" if report.chips_conserved() else "[bold red]NO[/]"
-    console.print(
-        f"dead deals {counts['dead']}, called deals {counts['called']}, rebuilds {counts['rebuilds']}; "
-        f"chips conserved in every deal (R8.6): {conserved}"
+    conserved = (
+        escape(_(N_("yes"))) if report.chips_conserved() else "[bold red]" + escape(_(N_("NO"))) + "[/]"
     )
+    line = _(
+        N_(
+            "dead deals {dead}, called deals {called}, rebuilds {rebuilds}; chips conserved in every deal (R8.6): "
+        ),
+        dead=counts["dead"],
+        called=counts["called"],
+        rebuilds=counts["rebuilds"],
+    )
+    console.print(escape(line) + conserved)
 
 
-def _print_comparison(result: Comparison, elapsed: float) -> None:
+def _print_comparison(result: Comparison, elapsed: float, tr: Translator) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
+    _ = tr.gettext
     console = _console()
     base = result.reports[0]
-    console.print(
-        _header(base, elapsed).replace("paiute simulate:", f"paiute simulate --compare {result.option}:")
-    )
+    console.print(_header(base, elapsed, tr, option=result.option))
     values = [str(value) for value in result.values]
     estimates = [report.estimates() for report in result.reports]
     effects = result.effects()
     table = Table(
-        title=f"Effect of {result.option}: each value, and its difference from {result.option}={values[0]} "
-        "(rates in percentage points; * : the 95% interval excludes 0)",
+        title=escape(
+            _(
+                N_(
+                    "Effect of {option}: each value, and its difference from {option}={value} "
+                    "(rates in percentage points; * : the {level} interval excludes 0)"
+                ),
+                option=result.option,
+                value=values[0],
+                level=tr.number(95) + "%",
+            )
+        ),
         title_justify="left",
     )
-    table.add_column("fact")
+    table.add_column(_(N_("fact")))
     for value in values:
         table.add_column(f"{result.option}={value}", justify="right")
     for value in values[1:]:
-        table.add_column(f"Δ {value} [95% CI]", justify="right")
+        table.add_column(escape(_(N_("Δ {value} [95% CI]"), value=value)), justify="right")
     group = None
     for fact in base.facts:
         if fact.group != group:
@@ -352,17 +447,28 @@ def _print_comparison(result: Comparison, elapsed: float) -> None:
                 table.add_section()
             group = fact.group
         cells = [
-            _show(fact, estimate[fact.key], interval=False) if fact.key in estimate else "-"
+            _show(fact, estimate[fact.key], tr, interval=False) if fact.key in estimate else "-"
             for estimate in estimates
         ]
-        cells += [_show_difference(fact, effect.get(fact.key)) for effect in effects]
+        cells += [_show_difference(fact, effect.get(fact.key), tr) for effect in effects]
         table.add_row(fact.label, *cells)
     console.print(table)
     for value, report in zip(values, result.reports, strict=True):
         spread = report.lengths()["actions"]
-        conserved = "yes" if report.chips_conserved() else "NO"
-        median = f"{spread['median']:g}" if spread else "-"
+        conserved = _(N_("yes")) if report.chips_conserved() else _(N_("NO"))
+        median = _digits(f"{spread['median']:g}", tr) if spread else "-"
         console.print(
-            f"{result.option}={value}: {report.completed} deals, median length {median} actions, "
-            f"chips conserved (R8.6): {conserved}"
+            escape(
+                _(
+                    N_(
+                        "{option}={value}: {n} deals, median length {median} actions, "
+                        "chips conserved (R8.6): {conserved}"
+                    ),
+                    option=result.option,
+                    value=value,
+                    n=report.completed,
+                    median=median,
+                    conserved=conserved,
+                )
+            )
         )

@@ -6,13 +6,16 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from paiute.cli.common import add_rule_arguments, rules_from_arguments
 from paiute.combos import Category
+from paiute.errors import N_
+from paiute.i18n import Translator, translator
 from paiute.tournament import BACKENDS, SEATINGS, TournamentError, TournamentResult, run_tournament, seatings
 
-_EPILOG = """\
+_EPILOG = N_("""\
 How it is played:
   A board is one shuffled and cut pack, a dealer and a seed for the stock rebuilds. The seats
   are filled from the bots in turn (2 bots at 4 seats sit A B A B) and every distinct seating
@@ -25,7 +28,7 @@ How it is played:
   --backend; without one a seed is drawn and reported.
 
 What it reports, per bot (a bot at several seats of a deal counts each seat as a deal):
-  chips won per deal with a 95% confidence interval (1.96 standard errors of the bot's
+  chips won per deal with a {level} confidence interval (1.96 standard errors of the bot's
   per-board means: the boards are the independent samples), the win rate (deals won or
   shared), the calls it made by combination, and an openskill Plackett-Luce rating from the
   deals that were not dead, the seats ranked by chips won (ordinal = mu - 3 sigma).
@@ -35,6 +38,9 @@ Records: every deal is written to a JSON-lines file (default paiute-tournament-S
   seatings in turn; the players are named after the bots. Ctrl-C stops the tournament: the
   boards that finished are reported (marked interrupted), saved, and the exit status is 130.
 
+""")
+# The --json example is not translated (JSON is the same in every language), only its heading.
+_EPILOG_JSON = N_("""\
 --json prints one object:
   {"bots": [{"bot": "random", "spec": "random", "deals": 40, "chips": -28,
     "chips_per_deal": -0.7, "ci95": [-0.91, -0.49], "wins": 6, "win_rate": 0.15,
@@ -44,71 +50,103 @@ Records: every deal is written to a JSON-lines file (default paiute-tournament-S
    "boards_requested": 20, "deals": 40, "dead_deals": 25, "dead_rate": 0.625, "seed": 7,
    "rules": {"preset": "pagat"}, "interrupted": false, "records": "paiute-tournament-7.jsonl"}
 
+""")
+_EPILOG_EXAMPLES = N_("""\
 examples:
   paiute tournament random random:seed=1 --deals 200 --seed 7
   paiute tournament greedy random --players 4 --deals 100 --workers 4 --json
   paiute tournament greedy random --deals 500 --option stake=5 --records games.jsonl
   paiute tournament greedy random --deals 5000 --backend ray --address auto
-"""
+""")
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {value}")
-    return value
+def _positive(tr: Translator) -> Callable[[str], int]:
+    """The type of a count of at least 1, its complaint in ``tr``'s language."""
+
+    def positive(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                tr.gettext(N_("expected a whole number, got {text!r}"), text=text)
+            ) from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(
+                tr.gettext(N_("expected a whole number of at least 1, got {value}"), value=value)
+            )
+        return value
+
+    return positive
 
 
-def register(commands: Any) -> None:
+def register(commands: Any, tr: Translator | None = None) -> None:
+    tr = tr or translator()
+    _ = tr.gettext
+    positive = _positive(tr)
     parser = commands.add_parser(
         "tournament",
-        help="duplicate tournament between bots: chips per deal, win rates, ratings",
-        description="Play a duplicate tournament between two or more bots (player specs such as "
-        "random or random:seed=3): every seating of the bots plays the same shuffled packs. "
-        "Reports, per bot, chips won per deal with a 95%% confidence interval, the win rate, "
-        "the calls by combination and a rating.",
-        epilog=_EPILOG,
+        help=_(N_("duplicate tournament between bots: chips per deal, win rates, ratings")),
+        description=_(
+            N_(
+                "Play a duplicate tournament between two or more bots (player specs such as "
+                "random or random:seed=3): every seating of the bots plays the same shuffled packs. "
+                "Reports, per bot, chips won per deal with a 95%% confidence interval, the win rate, "
+                "the calls by combination and a rating."
+            )
+        ),
+        epilog=_(_EPILOG, level=tr.number(95) + "%") + _(_EPILOG_JSON) + _(_EPILOG_EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("bots", nargs="+", metavar="BOT", help="a player spec: NAME or NAME:KEY=VALUE,...")
     parser.add_argument(
-        "--deals",
-        type=_positive,
-        required=True,
-        metavar="N",
-        help="boards to play: each shuffled pack is played once per seating (N x SEATINGS deals)",
+        "bots", nargs="+", metavar=_(N_("BOT")), help=_(N_("a player spec: NAME or NAME:KEY=VALUE,..."))
     )
     parser.add_argument(
-        "--players", type=_positive, metavar="K", help="seats at the table (default: one per bot)"
+        "--deals",
+        type=positive,
+        required=True,
+        metavar="N",
+        help=_(N_("boards to play: each shuffled pack is played once per seating (N x SEATINGS deals)")),
+    )
+    parser.add_argument(
+        "--players", type=positive, metavar="K", help=_(N_("seats at the table (default: one per bot)"))
     )
     parser.add_argument(
         "--seating",
         choices=SEATINGS,
         default="permutations",
-        help="re-seat the line-up in every distinct way (default) or only rotate it",
+        help=_(N_("re-seat the line-up in every distinct way (default) or only rotate it")),
     )
     parser.add_argument(
         "--workers",
-        type=_positive,
+        type=positive,
         metavar="W",
-        help="processes (or Ray tasks in flight); default: one per core; 1 plays in this process",
+        help=_(N_("processes (or Ray tasks in flight); default: one per core; 1 plays in this process")),
     )
     parser.add_argument(
-        "--backend", choices=BACKENDS, default="local", help="local processes (default) or a Ray cluster"
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help=_(N_("local processes (default) or a Ray cluster")),
     )
-    parser.add_argument("--address", metavar="ADDR", help="the Ray cluster (default: start a local one)")
-    parser.add_argument("--seed", type=int, metavar="S", help="fixes every deck, rebuild and bot seed")
-    add_rule_arguments(parser)
+    parser.add_argument(
+        "--address", metavar="ADDR", help=_(N_("the Ray cluster (default: start a local one)"))
+    )
+    parser.add_argument("--seed", type=int, metavar="S", help=_(N_("fixes every deck, rebuild and bot seed")))
+    add_rule_arguments(parser, tr)
     records = parser.add_mutually_exclusive_group()
     records.add_argument(
-        "--records", metavar="FILE", help="where to save every deal (default paiute-tournament-SEED.jsonl)"
+        "--records",
+        metavar=_(N_("FILE")),
+        help=_(N_("where to save every deal (default paiute-tournament-SEED.jsonl)")),
     )
-    records.add_argument("--no-records", action="store_true", help="save no records")
-    parser.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    records.add_argument("--no-records", action="store_true", help=_(N_("save no records")))
+    parser.add_argument("--json", action="store_true", help=_(N_("print the results as one JSON object")))
     parser.set_defaults(run=run)
+
+
+def _translator(args: argparse.Namespace) -> Translator:
+    found = getattr(args, "translator", None)
+    return found if isinstance(found, Translator) else translator()
 
 
 def _rich() -> Any:
@@ -119,17 +157,18 @@ def _rich() -> Any:
         import rich.progress
         import rich.table
     except ImportError:
-        raise TournamentError("the tournament command needs rich: pip install 'paiute[sim]'") from None
+        raise TournamentError(N_("the tournament command needs rich: pip install 'paiute[sim]'")) from None
     return rich
 
 
 def run(args: argparse.Namespace) -> int:
     rich = _rich()
+    tr = _translator(args)
     rules = rules_from_arguments(args)
     if len(args.bots) < 2:
-        raise TournamentError(f"a tournament needs at least two bots, got {len(args.bots)}")
+        raise TournamentError(N_("a tournament needs at least two bots, got {n}"), n=len(args.bots))
     if args.address is not None and args.backend != "ray":
-        raise TournamentError("--address needs --backend ray")
+        raise TournamentError(N_("--address needs --backend ray"))
     players = args.players if args.players is not None else len(args.bots)
     total = args.deals * len(seatings(len(args.bots), players, args.seating))
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
@@ -140,13 +179,13 @@ def run(args: argparse.Namespace) -> int:
         rich.progress.TextColumn("[progress.description]{task.description}"),
         rich.progress.BarColumn(),
         rich.progress.MofNCompleteColumn(),
-        rich.progress.TextColumn("deals"),
+        rich.progress.TextColumn(tr.gettext(N_("deals"))),
         rich.progress.TimeElapsedColumn(),
         rich.progress.TextColumn("ETA"),
         rich.progress.TimeRemainingColumn(),
     )
     with rich.progress.Progress(*columns, console=errors, disable=not errors.is_terminal) as bar:
-        task = bar.add_task("tournament", total=total)
+        task = bar.add_task(tr.gettext(N_("tournament")), total=total)
 
         def progress(done: int, deals: int) -> None:
             bar.update(task, completed=done, total=deals)
@@ -167,11 +206,14 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({**result.to_json(), "records": result.records_path}))
     else:
-        _print(rich, result)
+        _print(rich, result, tr)
     if result.interrupted:
         print(
-            f"paiute tournament: interrupted: {len(result.boards)} of {result.boards_requested} "
-            "boards finished and are reported",
+            tr.gettext(
+                N_("paiute tournament: interrupted: {done} of {boards} boards finished and are reported"),
+                done=len(result.boards),
+                boards=result.boards_requested,
+            ),
             file=sys.stderr,
         )
         return 130
@@ -186,50 +228,92 @@ _SHORT = {
     Category.THREE_THREE: "3/3",
     Category.PAIUTE: "Paiute",
 }
-_LEGEND = "calls: 5K five of a kind, RF royal flush, SF straight flush, 4/2 four/two, 3/3 three/three"
+# The abbreviations stay as they are (they are short table cells); the legend explains them.
+_LEGEND = N_("calls: 5K five of a kind, RF royal flush, SF straight flush, 4/2 four/two, 3/3 three/three")
 
 
-def _calls(calls: dict[str, int]) -> str:
-    shown = [f"{_SHORT[c]} {calls[c.value]}" for c in reversed(Category) if calls.get(c.value)]
+def _digits(text: str, tr: Translator) -> str:
+    """A number already formatted (``+0.125``, ``12.5%``) in the reader's digits and decimal sign."""
+    if tr.lang == "en":
+        return text
+    sign = tr.number(0.5)[1]
+    table = {str(digit): tr.number(digit) for digit in range(10)}
+    return "".join(table.get(char, sign if char == "." else char) for char in text)
+
+
+def _calls(calls: dict[str, int], tr: Translator) -> str:
+    shown = [f"{_SHORT[c]} {tr.number(calls[c.value])}" for c in reversed(Category) if calls.get(c.value)]
     return " ".join(shown) or "-"
 
 
-def _print(rich: Any, result: TournamentResult) -> None:
+def _print(rich: Any, result: TournamentResult, tr: Translator) -> None:
+    _ = tr.gettext
     config = result.config
-    title = f"Duplicate tournament, {config.players} seats"
+    title = rich.markup.escape(_(N_("Duplicate tournament, {n} seats"), n=config.players))
     if result.interrupted:
-        title += f" [bold red](interrupted: {len(result.boards)} of {result.boards_requested} boards)[/]"
+        interrupted = _(
+            N_("(interrupted: {done} of {boards} boards)"),
+            done=len(result.boards),
+            boards=result.boards_requested,
+        )
+        title += f" [bold red]{rich.markup.escape(interrupted)}[/]"
     table = rich.table.Table(title=title, box=rich.box.SIMPLE_HEAD, caption_justify="left")
-    table.add_column("Bot", no_wrap=True)
-    table.add_column("Deals", justify="right")
-    table.add_column("Chips/deal ± 95% CI", justify="right", no_wrap=True)
-    table.add_column("Win rate", justify="right")
-    table.add_column("Calls")
-    table.add_column("Rating μ ± σ", justify="right", no_wrap=True)
+    table.add_column(_(N_("Bot")), no_wrap=True)
+    table.add_column(_(N_("Deals")), justify="right")
+    table.add_column(_(N_("Chips/deal ± 95% CI")), justify="right", no_wrap=True)
+    table.add_column(_(N_("Win rate")), justify="right")
+    table.add_column(_(N_("Calls")))
+    table.add_column(_(N_("Rating μ ± σ")), justify="right", no_wrap=True)
     for bot in sorted(result.standings, key=lambda bot: -bot.chips_per_deal):
         chips = f"{bot.chips_per_deal:+.3f}"
         if bot.ci95 is not None:
             chips += f" ± {(bot.ci95[1] - bot.ci95[0]) / 2:.3f}"
         table.add_row(
             rich.markup.escape(bot.label),
-            str(bot.deals),
-            chips,
-            f"{bot.win_rate:.1%}",
-            _calls(bot.calls),
-            f"{bot.rating['mu']:.1f} ± {bot.rating['sigma']:.1f}",
+            tr.number(bot.deals),
+            _digits(chips, tr),
+            _digits(f"{bot.win_rate:.1%}", tr),
+            _calls(bot.calls, tr),
+            _digits(f"{bot.rating['mu']:.1f} ± {bot.rating['sigma']:.1f}", tr),
         )
     rules = " ".join(f"{key}={value}" for key, value in config.rules.to_dict().items())
-    workers = f" on {result.workers} workers" if result.workers else ""
-    table.caption = (
-        f"{len(result.boards)} boards x {len(result.seatings)} seatings ({config.seating}) = "
-        f"{result.deals} deals; dead deals {result.dead_rate:.1%}; seed {config.seed}; {rules}; "
-        f"{result.elapsed:.1f} s{workers}\n{_LEGEND}"
-    )
+    params = {
+        "boards": len(result.boards),
+        "seatings": len(result.seatings),
+        "seating": config.seating,
+        "deals": result.deals,
+        "dead": _digits(f"{result.dead_rate:.1%}", tr),
+        "seed": str(config.seed),
+        "rules": rules,
+        "seconds": _digits(f"{result.elapsed:.1f}", tr),
+    }
+    if result.workers:
+        summary = _(
+            N_(
+                "{boards} boards x {seatings} seatings ({seating}) = {deals} deals; dead deals {dead}; "
+                "seed {seed}; {rules}; {seconds} s on {workers} workers"
+            ),
+            workers=result.workers,
+            **params,
+        )
+    else:
+        summary = _(
+            N_(
+                "{boards} boards x {seatings} seatings ({seating}) = {deals} deals; dead deals {dead}; "
+                "seed {seed}; {rules}; {seconds} s"
+            ),
+            **params,
+        )
+    table.caption = rich.markup.escape(summary + "\n" + _(_LEGEND))
     console = rich.console.Console()
     console.print(table)
     if result.records_path is not None:
         console.print(
-            f"records: {result.deals} deals saved to {result.records_path} (one paiute-record/1 per line)",
+            _(
+                N_("records: {deals} deals saved to {path} (one paiute-record/1 per line)"),
+                deals=result.deals,
+                path=str(result.records_path),
+            ),
             highlight=False,
             markup=False,
         )

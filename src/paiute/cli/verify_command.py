@@ -72,8 +72,9 @@ def run(args: argparse.Namespace) -> int:
         if problems:
             print(_(N_("deal {deal}: NOT verified"), deal=index))
             for problem in problems:
-                # paiute.fairness reports its problems in English (they also go into --json).
-                print(f"  {problem}")
+                # paiute.fairness keeps each problem's template: English in --json, translated here.
+                message_id = getattr(problem, "message_id", problem)
+                print("  " + tr.gettext(message_id, **getattr(problem, "params", {})))
         else:
             assert deal.commitment is not None
             count = len(deal.rebuilds)

@@ -19,23 +19,26 @@ from textual.widgets import Button
 
 from paiute.actions import CALL_SIX, DRAW_DISCARD, DRAW_STOCK, Action, ActionKind
 from paiute.cards import Card
+from paiute.errors import N_, IllegalActionError
+from paiute.i18n import LANGUAGES, Translator, translator
 from paiute.observation import Observation
 from paiute.tui import describe
-from paiute.tui.help import TUI_KEYS, rules_text
+from paiute.tui.help import rules_text, tui_keys
 from paiute.tui.session import Session
 from paiute.tui.widgets import CardWidget, ChoiceScreen, CoverScreen, TableView, TextScreen
 
 __all__ = ["PlayApp"]
 
+# Button labels: the key, then the word (translated whole: the key letters stay the keys).
 _BUTTONS = (
-    ("s Stock", "stock"),
-    ("d Pile", "pile_draw"),
-    ("x Discard", "discard"),
-    ("c Call", "call"),
-    ("h Hint", "hint"),
-    ("p History", "history"),
-    ("? Help", "help"),
-    ("q Quit", "quit_match"),
+    (N_("s Stock"), "stock"),
+    (N_("d Pile"), "pile_draw"),
+    (N_("x Discard"), "discard"),
+    (N_("c Call"), "call"),
+    (N_("h Hint"), "hint"),
+    (N_("p History"), "history"),
+    (N_("? Help"), "help"),
+    (N_("q Quit"), "quit_match"),
 )
 
 
@@ -56,10 +59,13 @@ class PlayApp(App[int]):
         Binding("p", "history", "History"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit_match", "Quit"),
+        Binding("l", "language", "Language"),
     ]
 
-    def __init__(self, session: Session, *, delay: float = 0.5) -> None:
+    def __init__(self, session: Session, *, delay: float = 0.5, tr: Translator | None = None) -> None:
         super().__init__()
+        #: The language of every text on the screen (``l`` switches to the next one).
+        self.tr = tr or translator()
         self.session = session
         self.bot_delay = delay
         self.hotseat = len(session.humans) > 1
@@ -75,7 +81,14 @@ class PlayApp(App[int]):
         self.farewell: list[str] = []
 
     def compose(self) -> ComposeResult:
-        yield TableView(_BUTTONS)
+        yield TableView(self._buttons(), self.tr)
+
+    def _buttons(self) -> list[tuple[str, str]]:
+        return [(self.tr.gettext(label), name) for label, name in _BUTTONS]
+
+    def _not_allowed(self, error: IllegalActionError) -> str:
+        """A refusal with its rule (R-ID kept), in the screen's language."""
+        return self.tr.gettext(N_("Not allowed: {reason}."), reason=self.tr.explain(error))
 
     @property
     def table(self) -> TableView:
@@ -121,7 +134,7 @@ class PlayApp(App[int]):
         if seat != self.viewer:
             self.viewer = None  # nothing private on screen while it changes hands
             self.refresh_view()
-            self.push_screen(CoverScreen(session.names[seat]), self._seated(seat))
+            self.push_screen(CoverScreen(session.names[seat], self.tr), self._seated(seat))
             return
         self.refresh_view()
 
@@ -161,20 +174,30 @@ class PlayApp(App[int]):
         session = self.session
         result = session.last_result
         obs = session.observation(self.viewer)
-        lines = [f"Deal {session.deal_number} is over.", ""]
+        tr = self.tr
+        lines = [tr.gettext(N_("Deal {n} is over."), n=session.deal_number), ""]
         if result is not None:
             index = session.deal_number - 1
             lines += describe.deal_summary(
-                obs, session.names, session.balances_before(index), result.balances, result.pot, pretty=True
+                obs,
+                session.names,
+                session.balances_before(index),
+                result.balances,
+                result.pot,
+                pretty=True,
+                tr=tr,
             )
         out = session.out_of_chips()
         if out:
-            lines += ["", "Match over: " + ", ".join(session.names[seat] for seat in out) + " out of chips."]
-            footer = "Enter: the match summary"
+            who = tr.gettext(N_(", ")).join(session.names[seat] for seat in out)
+            lines += ["", tr.gettext(N_("Match over: {who} out of chips."), who=who)]
+            footer = tr.gettext(N_("Enter: the match summary"))
         else:
-            footer = "Enter or n: next deal    q: quit (the match is saved)"
+            footer = tr.gettext(N_("Enter or n: next deal    q: quit (the match is saved)"))
         keys = {"enter": "next", "n": "next", "space": "next", "q": "quit", "escape": "next"}
-        self.push_screen(TextScreen("End of the deal", "\n".join(lines), keys, footer), self._after_deal)
+        self.push_screen(
+            TextScreen(tr.gettext(N_("End of the deal")), "\n".join(lines), keys, footer), self._after_deal
+        )
 
     def _after_deal(self, result: str | None) -> None:
         session = self.session
@@ -189,28 +212,50 @@ class PlayApp(App[int]):
     def finish(self, *, quit: bool = False) -> None:
         """Save, show the match summary, then close."""
         session = self.session
+        tr = self.tr
         self.workers.cancel_group(self, "bots")
         session.save()
         names = session.names
         start = session.match.initial_balances
         now = session.match.balances
-        lines = [
-            f"{'You left the match' if quit else 'The match is over'} after {session.deal_number} deal(s).",
-            "",
-        ]
+        deals = session.deal_number
+        if quit:
+            ended = tr.ngettext(
+                "You left the match after {n} deal(s).", "You left the match after {n} deal(s).", deals
+            )
+        else:
+            ended = tr.ngettext(
+                "The match is over after {n} deal(s).", "The match is over after {n} deal(s).", deals
+            )
+        lines = [ended, ""]
         out = session.out_of_chips()
         if out and not session.in_deal:
-            lines.append("Out of chips: " + ", ".join(names[seat] for seat in out) + ".")
+            who = tr.gettext(N_(", ")).join(names[seat] for seat in out)
+            lines.append(tr.gettext(N_("Out of chips: {who}."), who=who))
         for seat, name in enumerate(names):
-            lines.append(f"  {name:<12} {now[seat]:>5} chips ({now[seat] - start[seat]:+d})")
-        lines.append(f"  pot {session.match.pot}")
+            lines.append(
+                tr.ngettext(
+                    "  {name} {chips} chip ({change})",
+                    "  {name} {chips} chips ({change})",
+                    now[seat],
+                    name=name.ljust(12),
+                    chips=tr.number(now[seat]).rjust(5),
+                    change=describe.signed(now[seat] - start[seat], tr),
+                )
+            )
+        lines.append(tr.gettext(N_("  pot {pot}"), pot=session.match.pot))
         if session.path is not None:
-            lines += ["", f"Saved to {session.path}"]
+            lines += ["", tr.gettext(N_("Saved to {path}"), path=str(session.path))]
             if not session.finished:
-                lines.append("Continue it with: paiute play --resume")
+                lines.append(tr.gettext(N_("Continue it with: paiute play --resume")))
         self.farewell = [line for line in lines if line]
         keys = {key: "exit" for key in ("enter", "q", "escape", "space")}
-        self.push_screen(TextScreen("Match summary", "\n".join(lines), keys, "Enter: close"), self._close)
+        self.push_screen(
+            TextScreen(
+                tr.gettext(N_("Match summary")), "\n".join(lines), keys, tr.gettext(N_("Enter: close"))
+            ),
+            self._close,
+        )
 
     def _close(self, _result: str | None) -> None:
         self.exit(0)
@@ -225,24 +270,40 @@ class PlayApp(App[int]):
         session = self.session
         if session.deal is None:
             return
+        tr = self.tr
         names = session.names
         table = self.table
         obs = session.observation(self.viewer)
         wild = obs.wild_cards
+        number, pot = session.deal_number, obs.pot
         if obs.phase == "over":
-            state = "deal over"
+            title = tr.gettext(N_("Paiute  deal {n}  pot {pot}  deal over"), n=number, pot=pot)
         elif obs.current_seat == self.viewer:
-            state = f"{names[obs.current_seat]}, your turn"
+            title = tr.gettext(
+                N_("Paiute  deal {n}  pot {pot}  {who}, your turn"),
+                n=number,
+                pot=pot,
+                who=names[obs.current_seat],
+            )
         else:
-            state = f"{names[obs.current_seat]} to play"
-        table.set_title(f"Paiute  deal {session.deal_number}  pot {obs.pot}  {state}")
-        table.set_seats(describe.seat_lines(obs, names, session.match.balances, pretty=True))
-        table.set_table(describe.table_lines(obs, names, pretty=True))
+            title = tr.gettext(
+                N_("Paiute  deal {n}  pot {pot}  {who} to play"),
+                n=number,
+                pot=pot,
+                who=names[obs.current_seat],
+            )
+        table.set_title(title)
+        table.set_seats(describe.seat_lines(obs, names, session.match.balances, pretty=True, tr=tr))
+        table.set_table(describe.table_lines(obs, names, pretty=True, tr=tr))
         cards = describe.hand_order(obs)
         self.selected = min(self.selected, max(len(cards) - 1, 0))
         forbidden = {obs.taken_card} if obs.taken_card is not None and obs.is_my_turn else set()
         mine = obs.is_my_turn and obs.phase == "discard"
-        label = "" if self.viewer is None else ("Your hand" if not self.hotseat else names[self.viewer])
+        label = (
+            ""
+            if self.viewer is None
+            else (tr.gettext(N_("Your hand")) if not self.hotseat else names[self.viewer])
+        )
         table.set_hand(
             label,
             cards,
@@ -255,13 +316,22 @@ class PlayApp(App[int]):
         if mine:
             options = describe.call_options(obs)
             if options:
-                more = (
-                    f"  (or {len(options) - 1} other call{'s' if len(options) > 2 else ''})"
-                    if len(options) > 1
-                    else ""
-                )
-                calls.append(f"CALL POSSIBLE (c): {options[0].text(wild, pretty=True)}{more}")
-            calls += [f"No call: {note}." for note in describe.blocked_calls(obs, session.why, pretty=True)]
+                best = options[0].text(wild, pretty=True, tr=tr)
+                if len(options) > 1:
+                    calls.append(
+                        tr.ngettext(
+                            "CALL POSSIBLE (c): {call}  (or {n} other call)",
+                            "CALL POSSIBLE (c): {call}  (or {n} other calls)",
+                            len(options) - 1,
+                            call=best,
+                        )
+                    )
+                else:
+                    calls.append(tr.gettext(N_("CALL POSSIBLE (c): {call}"), call=best))
+            calls += [
+                tr.gettext(N_("No call: {note}."), note=note)
+                for note in describe.blocked_calls(obs, session.why, pretty=True, tr=tr)
+            ]
         table.set_calls(calls)
         legal = obs.legal_actions if obs.is_my_turn and self.waiting else ()
         table.enable(
@@ -280,21 +350,31 @@ class PlayApp(App[int]):
         self._update_log()
 
     def _prompt(self, obs: Observation) -> str:
+        tr = self.tr
         names = self.session.names
         if obs.phase == "over":
-            return "The deal is over."
+            return tr.gettext(N_("The deal is over."))
         if not obs.is_my_turn:
-            return f"{names[obs.current_seat]} is playing..."
+            return tr.gettext(N_("{who} is playing..."), who=names[obs.current_seat])
         if obs.phase == "draw":
             if DRAW_DISCARD in obs.legal_actions:
-                top = describe.card_text(obs.discard_pile[-1], obs.wild_cards, pretty=True)
-                return f"Draw: s from the stock ({obs.stock_size} cards) or d the discard-pile top {top}."
-            return "Draw: s from the stock (the discard pile is empty, R4.2)."
-        text = "Discard: choose a card (1-6, arrows or a click), then x or Enter."
+                top = describe.card_text(obs.discard_pile[-1], obs.wild_cards, pretty=True, tr=tr)
+                return tr.ngettext(
+                    "Draw: s from the stock ({n} card) or d the discard-pile top {card}.",
+                    "Draw: s from the stock ({n} cards) or d the discard-pile top {card}.",
+                    obs.stock_size,
+                    card=top,
+                )
+            return tr.gettext(N_("Draw: s from the stock (the discard pile is empty, R4.2)."))
         if obs.taken_card is not None:
-            taken = describe.card_text(obs.taken_card, obs.wild_cards, pretty=True)
-            text += f" {taken} stays this turn (R4.3)."
-        return text
+            taken = describe.card_text(obs.taken_card, obs.wild_cards, pretty=True, tr=tr)
+            return tr.gettext(
+                N_(
+                    "Discard: choose a card (1-6, arrows or a click), then x or Enter. {card} stays this turn (R4.3)."
+                ),
+                card=taken,
+            )
+        return tr.gettext(N_("Discard: choose a card (1-6, arrows or a click), then x or Enter."))
 
     def _update_log(self) -> None:
         session = self.session
@@ -302,17 +382,17 @@ class PlayApp(App[int]):
         if self._logged_deal != session.deal_number:
             if self._logged_deal:
                 table.log_lines([""])
+            dealer = session.names[session.observation(None).dealer]
             table.log_lines(
-                [
-                    f"-- Deal {session.deal_number}, dealer {session.names[session.observation(None).dealer]} --"
-                ]
+                [self.tr.gettext(N_("-- Deal {n}, dealer {dealer} --"), n=session.deal_number, dealer=dealer)]
             )
             self._logged_deal = session.deal_number
             self._logged = 0
         obs = self._log_view()
         events = obs.history[self._logged :]
         table.log_lines(
-            describe.event_text(event, session.names, obs.wild_cards, pretty=True) for event in events
+            describe.event_text(event, session.names, obs.wild_cards, pretty=True, tr=self.tr)
+            for event in events
         )
         self._logged = len(obs.history)
 
@@ -337,11 +417,11 @@ class PlayApp(App[int]):
         if not self._table_up():
             return
         if self.busy or not self.waiting:
-            self.say("Wait: it is not your turn.", warning=True)
+            self.say(self.tr.gettext(N_("Wait: it is not your turn.")), warning=True)
             return
         error = self.session.why(action)
         if error is not None:
-            self.say(f"Not allowed: {error.rule} {error.reason}.", warning=True)
+            self.say(self._not_allowed(error), warning=True)
             return
         event = self.session.apply(action)
         self.note = ""
@@ -379,7 +459,11 @@ class PlayApp(App[int]):
             error = self.session.why(Action.discard(cards[index]))
             if error is not None:
                 self.say(
-                    f"{cards[index].pretty()} may not be discarded: {error.rule} {error.reason}.",
+                    self.tr.gettext(
+                        N_("{card} may not be discarded: {reason}."),
+                        card=self.tr.card(cards[index]),
+                        reason=self.tr.explain(error),
+                    ),
                     warning=True,
                 )
                 return
@@ -394,7 +478,7 @@ class PlayApp(App[int]):
         if obs.phase != "discard" or not cards:
             error = self.session.why(Action.discard(cards[0])) if cards and self.waiting else None
             self.say(
-                f"Not allowed: {error.rule} {error.reason}." if error else "Wait: it is not your turn.",
+                self._not_allowed(error) if error else self.tr.gettext(N_("Wait: it is not your turn.")),
                 warning=True,
             )
             return
@@ -420,23 +504,25 @@ class PlayApp(App[int]):
         if hand is None or not self._table_up():
             return
         obs, _cards = hand
+        tr = self.tr
         if not self.waiting:
-            self.say("Wait: it is not your turn.", warning=True)
+            self.say(tr.gettext(N_("Wait: it is not your turn.")), warning=True)
             return
         options = describe.call_options(obs)
         if not options:
             if obs.phase != "discard":
                 error = self.session.why(CALL_SIX)
-                self.say(
-                    f"Not allowed: {error.rule} {error.reason}." if error else "No call now.", warning=True
-                )
+                self.say(self._not_allowed(error) if error else tr.gettext(N_("No call now.")), warning=True)
                 return
-            notes = describe.blocked_calls(obs, self.session.why, pretty=True)
-            text = " ".join(f"No call: {note}." for note in notes)
-            self.say(text or "No call: R6.1 your six cards make no winning combination (R5).", warning=True)
+            notes = describe.blocked_calls(obs, self.session.why, pretty=True, tr=tr)
+            text = " ".join(tr.gettext(N_("No call: {note}."), note=note) for note in notes)
+            self.say(
+                text or tr.gettext(N_("No call: R6.1 your six cards make no winning combination (R5).")),
+                warning=True,
+            )
             return
-        lines = [option.text(obs.wild_cards, pretty=True) for option in options]
-        lines[0] += "  <- best"
+        lines = [option.text(obs.wild_cards, pretty=True, tr=tr) for option in options]
+        lines[0] = tr.gettext(N_("{call}  <- best"), call=lines[0])
 
         def chosen(index: int | None) -> None:
             if index is not None:
@@ -444,15 +530,18 @@ class PlayApp(App[int]):
             else:
                 self.advance()
 
-        self.push_screen(ChoiceScreen("Call (R6)", lines), chosen)
+        self.push_screen(
+            ChoiceScreen(tr.gettext(N_("Call (R6)")), lines, tr.gettext(N_("Enter: call  Esc: cancel"))),
+            chosen,
+        )
 
     def action_hint(self) -> None:
         if not self._table_up():
             return
         if not self.waiting or self.viewer is None:
-            self.say("A hint is for your own turn.", warning=True)
+            self.say(self.tr.gettext(N_("A hint is for your own turn.")), warning=True)
             return
-        self.say(f"Thinking ({self.session.config.hint})...")
+        self.say(self.tr.gettext(N_("Thinking ({bot})..."), bot=self.session.config.hint))
         self.run_worker(self._hint(self.viewer), exclusive=True, group="hint")
 
     async def _hint(self, seat: int) -> None:
@@ -465,7 +554,13 @@ class PlayApp(App[int]):
             cards = describe.hand_order(obs)
             if action.card in cards:
                 self.selected = cards.index(action.card)
-        self.say(f"Hint ({session.config.hint}): {describe.action_text(action, obs, pretty=True)}.")
+        self.say(
+            self.tr.gettext(
+                N_("Hint ({bot}): {action}."),
+                bot=session.config.hint,
+                action=describe.action_text(action, obs, pretty=True, tr=self.tr),
+            )
+        )
 
     def action_history(self) -> None:
         if not self._table_up() or self.session.deal is None:
@@ -473,26 +568,34 @@ class PlayApp(App[int]):
         obs = self._log_view()
         names = self.session.names
         wild = obs.wild_cards
+        tr = self.tr
         lines = [
-            "Discard pile, bottom to top (R4.5):",
-            "  " + (describe.cards_text(obs.discard_pile, wild, pretty=True) or "(empty)"),
+            tr.gettext(N_("Discard pile, bottom to top (R4.5):")),
+            "  "
+            + (describe.cards_text(obs.discard_pile, wild, pretty=True, tr=tr) or tr.gettext(N_("(empty)"))),
             "",
-            f"Deal {self.session.deal_number} so far:",
+            tr.gettext(N_("Deal {n} so far:"), n=self.session.deal_number),
         ]
-        lines += ["  " + describe.event_text(event, names, wild, pretty=True) for event in obs.history]
+        lines += ["  " + describe.event_text(event, names, wild, pretty=True, tr=tr) for event in obs.history]
         keys = {key: "close" for key in ("escape", "p", "q", "enter")}
         self.push_screen(
-            TextScreen("Discard pile and history", "\n".join(lines), keys, "Esc: back"), self._resume_play
+            TextScreen(
+                tr.gettext(N_("Discard pile and history")),
+                "\n".join(lines),
+                keys,
+                tr.gettext(N_("Esc: back")),
+            ),
+            self._resume_play,
         )
 
     def action_help(self) -> None:
         if not self._table_up():
             return
-        text = TUI_KEYS + "\n" + rules_text(self.session.match.rules)
+        tr = self.tr
+        text = tui_keys(tr) + "\n" + rules_text(self.session.match.rules, tr)
         keys = {key: "close" for key in ("escape", "question_mark", "q", "enter")}
-        self.push_screen(
-            TextScreen("Help", text, keys, "Esc: back   arrows/PgUp/PgDn: scroll"), self._resume_play
-        )
+        footer = tr.gettext(N_("Esc: back   arrows/PgUp/PgDn: scroll"))
+        self.push_screen(TextScreen(tr.gettext(N_("Help")), text, keys, footer), self._resume_play)
 
     def _resume_play(self, _result: str | None) -> None:
         """Back at the table: carry on (the bots may have finished the deal meanwhile)."""
@@ -502,3 +605,19 @@ class PlayApp(App[int]):
         if not self._table_up():
             return
         self.finish(quit=True)
+
+    def action_language(self) -> None:
+        """Switch every text to the next language (English, Română, Soomaali, বাংলা)."""
+        if not self._table_up():
+            return
+        self.set_language(LANGUAGES[(LANGUAGES.index(self.tr.lang) + 1) % len(LANGUAGES)])
+
+    def set_language(self, lang: str) -> None:
+        """Show the table in ``lang``: buttons, table, message and the deal's log rewritten."""
+        self.tr = translator(lang)
+        self.table.tr = self.tr
+        self.table.relabel(dict((name, label) for label, name in self._buttons()))
+        self.table.clear_log()
+        self._logged_deal = 0  # the log of this deal is written again, in the new language
+        self.note = ""
+        self.refresh_view()

@@ -22,8 +22,9 @@ from paiute.actions import CALL_SIX, DRAW_DISCARD, DRAW_STOCK, Action, ActionKin
 from paiute.cards import Card
 from paiute.combos import Category, Value
 from paiute.deal import Event
-from paiute.errors import IllegalActionError
+from paiute.errors import N_, IllegalActionError
 from paiute.evaluator import Evaluator
+from paiute.i18n import Translator, translator
 from paiute.observation import Observation
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "call_options",
     "card_text",
     "cards_text",
+    "chip_changes",
     "deal_summary",
     "drawn_card",
     "evaluator",
@@ -41,6 +43,7 @@ __all__ = [
     "last_actions",
     "prompt",
     "seat_lines",
+    "signed",
     "table_lines",
     "visible_cards",
 ]
@@ -48,14 +51,28 @@ __all__ = [
 Why = Callable[[Action], IllegalActionError | None]
 
 
-def card_text(card: Card, wild: Collection[Card] = (), *, pretty: bool = False) -> str:
-    """``Th`` (or ``T♥``), with ``*`` when the card is wild (R3)."""
-    text = card.pretty() if pretty else str(card)
+def _tr(tr: Translator | None) -> Translator:
+    return translator() if tr is None else tr
+
+
+def signed(number: int, tr: Translator | None = None) -> str:
+    """A change of chips with its sign, in the language's digits: ``+5``, ``-১০``."""
+    return ("+" if number >= 0 else "-") + _tr(tr).number(abs(number))
+
+
+def card_text(
+    card: Card, wild: Collection[Card] = (), *, pretty: bool = False, tr: Translator | None = None
+) -> str:
+    """``Th`` (or, with ``pretty``, the language's face ``T♥``; Romanian ``10♥``), with ``*``
+    when the card is wild (R3). The canonical text stays what people type, in every language."""
+    text = _tr(tr).card(card) if pretty else str(card)
     return text + "*" if card in wild else text
 
 
-def cards_text(cards: Iterable[Card], wild: Collection[Card] = (), *, pretty: bool = False) -> str:
-    return " ".join(card_text(card, wild, pretty=pretty) for card in cards)
+def cards_text(
+    cards: Iterable[Card], wild: Collection[Card] = (), *, pretty: bool = False, tr: Translator | None = None
+) -> str:
+    return " ".join(card_text(card, wild, pretty=pretty, tr=tr) for card in cards)
 
 
 def evaluator(obs: Observation) -> Evaluator:
@@ -96,11 +113,17 @@ class CallOption:
     shown: tuple[Card, ...]
     discard: Card | None
 
-    def text(self, wild: Collection[Card] = (), *, pretty: bool = False) -> str:
-        shown = cards_text(self.shown, wild, pretty=pretty)
+    def text(self, wild: Collection[Card] = (), *, pretty: bool = False, tr: Translator | None = None) -> str:
+        tr = _tr(tr)
+        shown = cards_text(self.shown, wild, pretty=pretty, tr=tr)
         if self.discard is None:
-            return f"{self.value}: show {shown} (all six cards)"
-        return f"{self.value}: show {shown}, put down {card_text(self.discard, wild, pretty=pretty)}"
+            return tr.gettext(N_("{value}: show {shown} (all six cards)"), value=self.value, shown=shown)
+        return tr.gettext(
+            N_("{value}: show {shown}, put down {card}"),
+            value=self.value,
+            shown=shown,
+            card=card_text(self.discard, wild, pretty=pretty, tr=tr),
+        )
 
 
 def call_options(obs: Observation) -> list[CallOption]:
@@ -118,11 +141,14 @@ def call_options(obs: Observation) -> list[CallOption]:
     return options
 
 
-def blocked_calls(obs: Observation, why: Why, *, pretty: bool = False) -> list[str]:
+def blocked_calls(
+    obs: Observation, why: Why, *, pretty: bool = False, tr: Translator | None = None
+) -> list[str]:
     """Calls the cards make but a rule forbids now (R4.3, R5.7, R6.4), better than any legal
     call, each with the rule and the reason (from :meth:`~paiute.deal.Deal.why_illegal`)."""
     if obs.phase != "discard" or not obs.is_my_turn:
         return []
+    tr = _tr(tr)
     wild = obs.wild_cards
     ev = evaluator(obs)
     legal = set(obs.legal_actions)
@@ -138,95 +164,134 @@ def blocked_calls(obs: Observation, why: Why, *, pretty: bool = False) -> list[s
         error = why(action)
         if error is None:
             continue
-        what = (
-            f"{value}"
-            if action.card is None
-            else f"{value} putting down {card_text(action.card, wild, pretty=pretty)}"
-        )
-        note = f"{what}: not allowed, {error.rule} {error.reason}"
+        if action.card is None:
+            note = tr.gettext(N_("{value}: not allowed, {reason}"), value=value, reason=tr.explain(error))
+        else:
+            note = tr.gettext(
+                N_("{value} putting down {card}: not allowed, {reason}"),
+                value=value,
+                card=card_text(action.card, wild, pretty=pretty, tr=tr),
+                reason=tr.explain(error),
+            )
         if note not in notes:
             notes.append(note)
     return notes
 
 
-def action_text(action: Action, obs: Observation, *, pretty: bool = False) -> str:
+def action_text(
+    action: Action, obs: Observation, *, pretty: bool = False, tr: Translator | None = None
+) -> str:
     """An action of ``obs``'s seat in words (for hints and confirmations)."""
+    tr = _tr(tr)
     wild = obs.wild_cards
     kind = action.kind
     if kind is ActionKind.DRAW_STOCK:
-        return "draw from the stock"
+        return tr.gettext(N_("draw from the stock"))
     if kind is ActionKind.DRAW_DISCARD:
         top = obs.discard_pile[-1] if obs.discard_pile else None
-        return "take the top of the discard pile" + (
-            "" if top is None else f" ({card_text(top, wild, pretty=pretty)})"
+        if top is None:
+            return tr.gettext(N_("take the top of the discard pile"))
+        return tr.gettext(
+            N_("take the top of the discard pile ({card})"), card=card_text(top, wild, pretty=pretty, tr=tr)
         )
     if kind is ActionKind.DISCARD:
         assert action.card is not None
-        return f"discard {card_text(action.card, wild, pretty=pretty)}"
+        return tr.gettext(N_("discard {card}"), card=card_text(action.card, wild, pretty=pretty, tr=tr))
     shown = [card for card in obs.hand if card != action.card]
     value = evaluator(obs).value(shown)
     if action.card is None:
-        return f"call {value} with all six cards"
-    return f"call {value}, putting down {card_text(action.card, wild, pretty=pretty)}"
+        return tr.gettext(N_("call {value} with all six cards"), value=value)
+    return tr.gettext(
+        N_("call {value}, putting down {card}"),
+        value=value,
+        card=card_text(action.card, wild, pretty=pretty, tr=tr),
+    )
 
 
 def event_text(
-    event: Event, names: Sequence[str], wild: Collection[Card] = (), *, pretty: bool = False
+    event: Event,
+    names: Sequence[str],
+    wild: Collection[Card] = (),
+    *,
+    pretty: bool = False,
+    tr: Translator | None = None,
 ) -> str:
     """One event of an observation's history, in words (private draws stay private, R9)."""
+    tr = _tr(tr)
     who = names[event.seat]
     kind = event.action.kind
 
     def show(card: Card) -> str:
-        return card_text(card, wild, pretty=pretty)
+        return card_text(card, wild, pretty=pretty, tr=tr)
 
     if kind is ActionKind.DRAW_STOCK:
         if event.ends_deal and event.card is None:
-            return f"{who} would need another stock rebuild: dead deal (R4.7), nobody wins"
-        text = f"{who} drew from the stock"
+            return tr.gettext(
+                N_("{who} would need another stock rebuild: dead deal (R4.7), nobody wins"), who=who
+            )
         if event.card is not None:
-            text += f": {show(event.card)}"
+            text = tr.gettext(N_("{who} drew from the stock: {card}"), who=who, card=show(event.card))
+        else:
+            text = tr.gettext(N_("{who} drew from the stock"), who=who)
         if event.rebuilt:
-            text = f"the stock was rebuilt from {event.rebuilt} discards (R4.6); {text}"
+            text = tr.ngettext(
+                "the stock was rebuilt from {n} discard (R4.6); {text}",
+                "the stock was rebuilt from {n} discards (R4.6); {text}",
+                event.rebuilt,
+                text=text,
+            )
         return text
     if kind is ActionKind.DRAW_DISCARD:
         assert event.card is not None
-        return f"{who} took {show(event.card)} from the discard pile"
+        return tr.gettext(N_("{who} took {card} from the discard pile"), who=who, card=show(event.card))
     if kind is ActionKind.DISCARD:
         assert event.card is not None
-        return f"{who} discarded {show(event.card)}"
+        return tr.gettext(N_("{who} discarded {card}"), who=who, card=show(event.card))
     call = event.call
     assert call is not None
-    text = f"{who} called {call.value}: {cards_text(call.shown, wild, pretty=pretty)}"
+    shown = cards_text(call.shown, wild, pretty=pretty, tr=tr)
     if call.discard is not None:
-        text += f", put down {show(call.discard)}"
-    return text
+        return tr.gettext(
+            N_("{who} called {value}: {shown}, put down {card}"),
+            who=who,
+            value=call.value,
+            shown=shown,
+            card=show(call.discard),
+        )
+    return tr.gettext(N_("{who} called {value}: {shown}"), who=who, value=call.value, shown=shown)
 
 
-def last_actions(obs: Observation, *, pretty: bool = False) -> dict[int, str]:
+def last_actions(obs: Observation, *, pretty: bool = False, tr: Translator | None = None) -> dict[int, str]:
     """Each seat's latest turn of the deal, briefly: ``"took K♥, discarded 2♠"``."""
+    tr = _tr(tr)
     wild = obs.wild_cards
+
+    def show(card: Card) -> str:
+        return card_text(card, wild, pretty=pretty, tr=tr)
+
     turns: dict[int, list[str]] = {}
     for event in obs.history:
         kind = event.action.kind
         if kind is ActionKind.DRAW_STOCK:
             if event.ends_deal and event.card is None:
-                turns[event.seat] = ["dead deal (R4.7)"]
+                turns[event.seat] = [tr.gettext(N_("dead deal (R4.7)"))]
             elif event.card is not None and event.seat == obs.seat:
-                turns[event.seat] = [f"drew {card_text(event.card, wild, pretty=pretty)}"]
+                turns[event.seat] = [tr.gettext(N_("drew {card}"), card=show(event.card))]
             elif event.card is not None:
-                turns[event.seat] = [f"drew the upcard {card_text(event.card, wild, pretty=pretty)}"]
+                turns[event.seat] = [tr.gettext(N_("drew the upcard {card}"), card=show(event.card))]
             else:
-                turns[event.seat] = ["drew from the stock"]
+                turns[event.seat] = [tr.gettext(N_("drew from the stock"))]
         elif kind is ActionKind.DRAW_DISCARD:
             assert event.card is not None
-            turns[event.seat] = [f"took {card_text(event.card, wild, pretty=pretty)}"]
+            turns[event.seat] = [tr.gettext(N_("took {card}"), card=show(event.card))]
         elif kind is ActionKind.DISCARD:
             assert event.card is not None
-            turns.setdefault(event.seat, []).append(f"discarded {card_text(event.card, wild, pretty=pretty)}")
+            turns.setdefault(event.seat, []).append(tr.gettext(N_("discarded {card}"), card=show(event.card)))
         elif event.call is not None:
-            turns.setdefault(event.seat, []).append(f"called {event.call.value}")
-    return {seat: ", ".join(parts) for seat, parts in turns.items()}
+            turns.setdefault(event.seat, []).append(tr.gettext(N_("called {value}"), value=event.call.value))
+    # A list of one seat's moves, joined the way the language lists them.
+    separator = tr.gettext(N_(", "))
+    return {seat: separator.join(parts) for seat, parts in turns.items()}
 
 
 def seat_lines(
@@ -235,84 +300,149 @@ def seat_lines(
     balances: Sequence[int],
     *,
     pretty: bool = False,
+    tr: Translator | None = None,
 ) -> list[str]:
     """One line per seat: turn marker, name, chips, cards held, dealer, last action,
     the cards everyone has seen it take (R4.5) and its call (R6.5)."""
+    tr = _tr(tr)
     wild = obs.wild_cards
     width = max(len(name) for name in names)
-    last = last_actions(obs, pretty=pretty)
+    last = last_actions(obs, pretty=pretty, tr=tr)
     calls = {call.seat: call for call in obs.calls}
+    dealer_mark = tr.pgettext("dealer mark", "D")
     lines = []
     for seat, name in enumerate(names):
         marker = ">" if seat == obs.current_seat and obs.phase != "over" else " "
-        dealer = "D" if seat == obs.dealer else " "
+        dealer = dealer_mark if seat == obs.dealer else " " * len(dealer_mark)
         you = "*" if seat == obs.seat else " "
         held = obs.hand_sizes[seat]
-        text = f"{marker}{you}{name:<{width}} {balances[seat]:>4} chips {held} cards {dealer}"
+        text = (
+            marker
+            + you
+            + tr.ngettext(
+                "{name} {chips} chips {held} card {dealer}",
+                "{name} {chips} chips {held} cards {dealer}",
+                held,
+                name=name.ljust(width),
+                chips=tr.number(balances[seat]).rjust(4),
+                held=held,
+                dealer=dealer,
+            )
+        )
         extra = []
         if seat in calls:
             call = calls[seat]
-            extra.append(f"CALLED {call.value}: {cards_text(call.shown, wild, pretty=pretty)}")
+            extra.append(
+                tr.gettext(
+                    N_("CALLED {value}: {shown}"),
+                    value=call.value,
+                    shown=cards_text(call.shown, wild, pretty=pretty, tr=tr),
+                )
+            )
         elif seat in last:
             extra.append(last[seat])
         known = obs.known_cards[seat]
         if known and seat != obs.seat:
-            extra.append(f"holds {cards_text(known, wild, pretty=pretty)}")
+            extra.append(tr.gettext(N_("holds {cards}"), cards=cards_text(known, wild, pretty=pretty, tr=tr)))
         lines.append(f"{text}  {'; '.join(extra)}".rstrip())
     return lines
 
 
-def table_lines(obs: Observation, names: Sequence[str], *, pretty: bool = False) -> list[str]:
+def table_lines(
+    obs: Observation, names: Sequence[str], *, pretty: bool = False, tr: Translator | None = None
+) -> list[str]:
     """The table: upcard and wild cards (R2.6, R3), dealer, stock (R2.7), discard pile
     (R4.5), pot (R8.2) and, once someone has called, the last round (R7.2)."""
+    tr = _tr(tr)
     wild = obs.wild_cards
     if obs.upcard is None:
-        upcard = f"Wild: {cards_text(wild, pretty=pretty)} (jokers, R3.2)"
+        upcard = tr.gettext(N_("Wild: {cards} (jokers, R3.2)"), cards=cards_text(wild, pretty=pretty, tr=tr))
     else:
         rank = obs.upcard.rank
         assert rank is not None
-        upcard = (
-            f"Upcard {card_text(obs.upcard, wild, pretty=pretty)}, wild {rank.plural}: "
-            f"{cards_text(wild, pretty=pretty)}"
+        upcard = tr.gettext(
+            N_("Upcard {card}, wild {ranks}: {cards}"),
+            card=card_text(obs.upcard, wild, pretty=pretty, tr=tr),
+            ranks=tr.rank_plural(rank),
+            cards=cards_text(wild, pretty=pretty, tr=tr),
         )
-    stock = f"Stock {obs.stock_size}"
-    if obs.stock_bottom is not None:
-        stock += " (upcard at the bottom)"
-    if obs.rebuilds:
-        stock += f" (rebuilt {obs.rebuilds}x)"
+    if obs.stock_bottom is not None and obs.rebuilds:
+        stock = tr.gettext(
+            N_("Stock {n} (upcard at the bottom) (rebuilt {times}x)"), n=obs.stock_size, times=obs.rebuilds
+        )
+    elif obs.stock_bottom is not None:
+        stock = tr.gettext(N_("Stock {n} (upcard at the bottom)"), n=obs.stock_size)
+    elif obs.rebuilds:
+        stock = tr.gettext(N_("Stock {n} (rebuilt {times}x)"), n=obs.stock_size, times=obs.rebuilds)
+    else:
+        stock = tr.gettext(N_("Stock {n}"), n=obs.stock_size)
     pile = obs.discard_pile
     if pile:
-        size = f"{len(pile)} card{'' if len(pile) == 1 else 's'}"
-        discard = f"discard pile {card_text(pile[-1], wild, pretty=pretty)} ({size})"
+        discard = tr.ngettext(
+            "discard pile {card} ({n} card)",
+            "discard pile {card} ({n} cards)",
+            len(pile),
+            card=card_text(pile[-1], wild, pretty=pretty, tr=tr),
+        )
     else:
-        discard = "discard pile empty"
-    lines = [f"{upcard}. Dealer {names[obs.dealer]}.", f"{stock}, {discard}, pot {obs.pot}."]
+        discard = tr.gettext(N_("discard pile empty"))
+    lines = [
+        tr.gettext(N_("{upcard}. Dealer {dealer}."), upcard=upcard, dealer=names[obs.dealer]),
+        tr.gettext(N_("{stock}, {discard}, pot {pot}."), stock=stock, discard=discard, pot=obs.pot),
+    ]
     if obs.highest_call is not None and obs.phase != "over":
-        lines.append(f"Last round (R7.2): equal or beat {obs.highest_call} (R6.4).")
+        lines.append(
+            tr.gettext(N_("Last round (R7.2): equal or beat {value} (R6.4)."), value=obs.highest_call)
+        )
     return lines
 
 
-def prompt(obs: Observation, names: Sequence[str]) -> str:
-    """What the seat is to do now, in one line."""
+def prompt(obs: Observation, names: Sequence[str], *, tr: Translator | None = None) -> str:
+    """What the seat is to do now, in one line (cards in the canonical text people type)."""
+    tr = _tr(tr)
     if obs.phase == "over":
-        return "The deal is over."
+        return tr.gettext(N_("The deal is over."))
     if not obs.is_my_turn:
-        return f"Waiting for {names[obs.current_seat]}."
+        return tr.gettext(N_("Waiting for {who}."), who=names[obs.current_seat])
     who = names[obs.current_seat]
     if obs.phase == "draw":
         if DRAW_DISCARD in obs.legal_actions:
-            top = obs.discard_pile[-1]
-            where = f"the stock (s) or the discard pile (d: {card_text(top, obs.wild_cards)})"
+            top = card_text(obs.discard_pile[-1], obs.wild_cards)
             if DRAW_STOCK not in obs.legal_actions:
-                where = f"the discard pile (d: {card_text(top, obs.wild_cards)})"
-            return f"{who}, your turn: draw from {where}."
-        return f"{who}, your turn: draw from the stock (s); the discard pile is empty."
-    text = f"{who}, discard a card (x CARD, or its number)"
-    if any(action.kind.is_call for action in obs.legal_actions):
-        text += " or call (c)"
+                return tr.gettext(
+                    N_("{who}, your turn: draw from the discard pile (d: {card})."), who=who, card=top
+                )
+            return tr.gettext(
+                N_("{who}, your turn: draw from the stock (s) or the discard pile (d: {card})."),
+                who=who,
+                card=top,
+            )
+        return tr.gettext(
+            N_("{who}, your turn: draw from the stock (s); the discard pile is empty."), who=who
+        )
+    can_call = any(action.kind.is_call for action in obs.legal_actions)
     if obs.taken_card is not None:
-        text += f"; {card_text(obs.taken_card, obs.wild_cards)} came from the discard pile and may not go back (R4.3)"
-    return text + "."
+        taken = card_text(obs.taken_card, obs.wild_cards)
+        if can_call:
+            return tr.gettext(
+                N_(
+                    "{who}, discard a card (x CARD, or its number) or call (c); {card} came from the "
+                    "discard pile and may not go back (R4.3)."
+                ),
+                who=who,
+                card=taken,
+            )
+        return tr.gettext(
+            N_(
+                "{who}, discard a card (x CARD, or its number); {card} came from the discard pile "
+                "and may not go back (R4.3)."
+            ),
+            who=who,
+            card=taken,
+        )
+    if can_call:
+        return tr.gettext(N_("{who}, discard a card (x CARD, or its number) or call (c)."), who=who)
+    return tr.gettext(N_("{who}, discard a card (x CARD, or its number)."), who=who)
 
 
 def deal_summary(
@@ -323,38 +453,80 @@ def deal_summary(
     pot_after: int,
     *,
     pretty: bool = False,
+    tr: Translator | None = None,
 ) -> list[str]:
     """The end of a deal: every call with its value, the winners, chips won and paid,
     balances and pot (R8). ``before`` is every balance before the stakes were paid."""
+    tr = _tr(tr)
     wild = obs.wild_cards
     outcome = obs.outcome
     lines: list[str] = []
     if outcome is None:
-        return ["The deal is not over."]
+        return [tr.gettext(N_("The deal is not over."))]
     if outcome.dead:
         lines.append(
-            f"Dead deal (R4.7): nobody wins; the pot of {pot_after} chips stays for the next deal (R8.5)."
+            tr.ngettext(
+                "Dead deal (R4.7): nobody wins; the pot of {n} chip stays for the next deal (R8.5).",
+                "Dead deal (R4.7): nobody wins; the pot of {n} chips stays for the next deal (R8.5).",
+                pot_after,
+            )
         )
     for call in outcome.calls:
-        turn = " (first turn)" if call.first_turn else ""
-        put = "" if call.discard is None else f", put down {card_text(call.discard, wild, pretty=pretty)}"
-        lines.append(
-            f"{names[call.seat]} called {call.value}{turn}: {cards_text(call.shown, wild, pretty=pretty)}{put}"
-        )
+        params: dict[str, object] = {
+            "who": names[call.seat],
+            "value": call.value,
+            "shown": cards_text(call.shown, wild, pretty=pretty, tr=tr),
+        }
+        if call.discard is not None:
+            params["card"] = card_text(call.discard, wild, pretty=pretty, tr=tr)
+            message = (
+                N_("{who} called {value} (first turn): {shown}, put down {card}")
+                if call.first_turn
+                else N_("{who} called {value}: {shown}, put down {card}")
+            )
+        else:
+            message = (
+                N_("{who} called {value} (first turn): {shown}")
+                if call.first_turn
+                else N_("{who} called {value}: {shown}")
+            )
+        lines.append(tr.gettext(message, **params))
     if not outcome.dead:
         if not outcome.winners:
-            lines.append("Nobody won.")
+            lines.append(tr.gettext(N_("Nobody won.")))
         elif len(outcome.winners) == 1:
-            lines.append(f"Winner: {names[outcome.winners[0]]} with {outcome.best}.")
+            lines.append(
+                tr.gettext(
+                    N_("Winner: {who} with {value}."), who=names[outcome.winners[0]], value=outcome.best
+                )
+            )
         else:
-            winners = ", ".join(names[seat] for seat in outcome.winners)
-            lines.append(f"Winners (tie, R8.3): {winners} with {outcome.best}.")
-    changes = []
-    for seat, name in enumerate(names):
-        delta = after[seat] - before[seat]
-        changes.append(f"{name} {after[seat]} ({delta:+d})")
-    lines.append("Chips: " + ", ".join(changes) + f"; pot {pot_after}.")
+            winners = tr.gettext(N_(", ")).join(names[seat] for seat in outcome.winners)
+            lines.append(
+                tr.gettext(N_("Winners (tie, R8.3): {who} with {value}."), who=winners, value=outcome.best)
+            )
+    lines.append(
+        tr.gettext(
+            N_("Chips: {changes}; pot {pot}."), changes=chip_changes(names, before, after, tr), pot=pot_after
+        )
+    )
     return lines
+
+
+def chip_changes(
+    names: Sequence[str], before: Sequence[int], after: Sequence[int], tr: Translator | None = None
+) -> str:
+    """``"Ana 105 (+5), Bo 95 (-5)"``: each seat's chips and their change."""
+    tr = _tr(tr)
+    return tr.gettext(N_(", ")).join(
+        tr.gettext(
+            N_("{name} {chips} ({change})"),
+            name=name,
+            chips=after[seat],
+            change=signed(after[seat] - before[seat], tr),
+        )
+        for seat, name in enumerate(names)
+    )
 
 
 def visible_cards(obs: Observation) -> set[Card]:

@@ -15,14 +15,24 @@ from __future__ import annotations
 
 import textwrap
 
-from paiute.cards import parse_cards
+from paiute.cards import format_cards, parse_cards
 from paiute.combos import Category
-from paiute.evaluator import Evaluator
+from paiute.errors import N_
+from paiute.evaluator import Call, Evaluator
+from paiute.i18n import Translator, translator
 from paiute.rules import RuleSet
 
-__all__ = ["PLAIN_COMMANDS", "TUI_KEYS", "combinations_table", "examples_text", "rules_text"]
+__all__ = [
+    "PLAIN_COMMANDS",
+    "TUI_KEYS",
+    "combinations_table",
+    "examples_text",
+    "plain_commands",
+    "rules_text",
+    "tui_keys",
+]
 
-TUI_KEYS = """\
+TUI_KEYS = N_("""\
 KEYS
   s          draw from the stock          d        take the discard-pile top
   1-6 <- ->  choose a card (or click it)  x Enter  discard the chosen card
@@ -30,12 +40,13 @@ KEYS
   h          hint: what the strongest bot would do in your place
   p          the whole discard pile and the deal's history
   ?          this help                    q        save and quit (resume)
+  l          the next language: English, Română, Soomaali, বাংলা
   A click chooses a card; a click on the chosen card discards it. Cards
   marked * are wild; a card you may not discard now is dimmed ("no"), and
   choosing it says which rule forbids it.
-"""
+""")
 
-PLAIN_COMMANDS = """\
+PLAIN_COMMANDS = N_("""\
 COMMANDS
   s       draw from the stock           d        take the discard-pile top
   x CARD  discard CARD (x Kh, x 10h)    N        discard card number N
@@ -44,100 +55,173 @@ COMMANDS
   p       discard pile and history      rules    rules, table, examples
   ?       these commands                q        save and quit
   Between deals: Enter (or n) for the next deal, q to quit.
-"""
+""")
+
+
+def tui_keys(tr: Translator | None = None) -> str:
+    """The keys of the full-screen game, in ``tr``'s language."""
+    return (tr or translator()).gettext(TUI_KEYS)
+
+
+def plain_commands(tr: Translator | None = None) -> str:
+    """The commands of ``--plain``, in ``tr``'s language."""
+    return (tr or translator()).gettext(PLAIN_COMMANDS)
+
 
 _RULES = (
-    "Cards (R1). One 52-card pack, ace high; the ace is low only in 5-4-3-2-A (R1.2). "
-    "Option jokers (R1.3) adds two jokers. Cards are written 2-9 T J Q K A and a suit "
-    "c d h s (or symbols); Jk1, Jk2 are the jokers (R1.4).",
-    "The deal (R2). 2 to 5 players, more with max_players (R2.1). The first dealer is "
-    "random, then the deal passes left (R2.3). Five cards each (R2.5); the next card is "
-    "the upcard, whose rank is wild (R2.6). The rest is the stock (R2.7).",
-    "Wild cards (R3). Every card of the upcard's rank is wild (R3.1); with jokers only "
-    "the jokers (R3.2). A wild card stands for any card, even a duplicate (R3.4); wild "
-    "combinations rank as natural ones (R3.5).",
-    "A turn (R4). Draw the stock top or the discard-pile top, then discard or call "
-    "(R4.2). A card taken from the discard pile may not be discarded, nor put down with "
-    "a call, that turn (R4.3). Draws from the pile and discards are public (R4.5). An "
-    "empty stock is rebuilt from the discard pile (R4.6); too many rebuilds before a "
-    "call make a dead deal (R4.7).",
-    "Calling (R6). After drawing, holding six cards, you may call if they make a "
-    "combination (R6.1): show five and put the sixth down (R6.2), or show all six "
-    "(R6.3). A later call must equal or beat the highest so far (R6.4). A caller plays "
-    "no more that deal (R6.5).",
-    "The last round (R7). If the dealer called first the deal ends (R7.1); otherwise "
-    "everyone after the first caller, up to the dealer, has one more turn (R7.2).",
-    "Settlement (R8). Only callers win; the highest call takes the pot that every "
-    "player staked (R8.1, R8.2); ties split it, odd chips from the dealer's left "
-    "(R8.3). With payout=scale losers pay by the winning combination (R8.4). A dead "
-    "deal's pot carries over (R8.5).",
-    "What you see (R9). Everything public: seats, chips, pot, upcard, stock size, the "
-    "whole discard pile, every draw from the pile, discard and call (R9.1); your own "
-    "hand, but never another player's unshown cards (R9.2, R9.3).",
+    N_(
+        "Cards (R1). One 52-card pack, ace high; the ace is low only in 5-4-3-2-A (R1.2). "
+        "Option jokers (R1.3) adds two jokers. Cards are written 2-9 T J Q K A and a suit "
+        "c d h s (or symbols); Jk1, Jk2 are the jokers (R1.4)."
+    ),
+    N_(
+        "The deal (R2). 2 to 5 players, more with max_players (R2.1). The first dealer is "
+        "random, then the deal passes left (R2.3). Five cards each (R2.5); the next card is "
+        "the upcard, whose rank is wild (R2.6). The rest is the stock (R2.7)."
+    ),
+    N_(
+        "Wild cards (R3). Every card of the upcard's rank is wild (R3.1); with jokers only "
+        "the jokers (R3.2). A wild card stands for any card, even a duplicate (R3.4); wild "
+        "combinations rank as natural ones (R3.5)."
+    ),
+    N_(
+        "A turn (R4). Draw the stock top or the discard-pile top, then discard or call "
+        "(R4.2). A card taken from the discard pile may not be discarded, nor put down with "
+        "a call, that turn (R4.3). Draws from the pile and discards are public (R4.5). An "
+        "empty stock is rebuilt from the discard pile (R4.6); too many rebuilds before a "
+        "call make a dead deal (R4.7)."
+    ),
+    N_(
+        "Calling (R6). After drawing, holding six cards, you may call if they make a "
+        "combination (R6.1): show five and put the sixth down (R6.2), or show all six "
+        "(R6.3). A later call must equal or beat the highest so far (R6.4). A caller plays "
+        "no more that deal (R6.5)."
+    ),
+    N_(
+        "The last round (R7). If the dealer called first the deal ends (R7.1); otherwise "
+        "everyone after the first caller, up to the dealer, has one more turn (R7.2)."
+    ),
+    N_(
+        "Settlement (R8). Only callers win; the highest call takes the pot that every "
+        "player staked (R8.1, R8.2); ties split it, odd chips from the dealer's left "
+        "(R8.3). With payout=scale losers pay by the winning combination (R8.4). A dead "
+        "deal's pot carries over (R8.5)."
+    ),
+    N_(
+        "What you see (R9). Everything public: seats, chips, pot, upcard, stock size, the "
+        "whole discard pile, every draw from the pile, discard and call (R9.1); your own "
+        "hand, but never another player's unshown cards (R9.2, R9.3)."
+    ),
 )
 WIDTH = 76
 
 
-def combinations_table(rules: RuleSet) -> str:
+def combinations_table(rules: RuleSet, tr: Translator | None = None) -> str:
     """The six combinations of R5, best first, with the scale payout's units (R8.4)."""
+    tr = tr or translator()
+    _ = tr.gettext
     rows = [
-        ("R5.1", Category.FIVE_OF_A_KIND, "five cards of one rank"),
-        ("R5.2", Category.ROYAL_FLUSH, "A K Q J T of one suit"),
-        ("R5.3", Category.STRAIGHT_FLUSH, "five in a row, one suit; 5-4-3-2-A low"),
-        ("R5.4", Category.FOUR_TWO, "four of one rank and a pair of another"),
-        ("R5.5", Category.THREE_THREE, "two threes of a kind"),
-        ("R5.6", Category.PAIUTE, "three pairs"),
+        ("R5.1", Category.FIVE_OF_A_KIND, N_("five cards of one rank")),
+        ("R5.2", Category.ROYAL_FLUSH, N_("A K Q J T of one suit")),
+        ("R5.3", Category.STRAIGHT_FLUSH, N_("five in a row, one suit; 5-4-3-2-A low")),
+        ("R5.4", Category.FOUR_TWO, N_("four of one rank and a pair of another")),
+        ("R5.5", Category.THREE_THREE, N_("two threes of a kind")),
+        ("R5.6", Category.PAIUTE, N_("three pairs")),
     ]
     if rules.royal_high:  # R5.8
         rows[0], rows[1] = rows[1], rows[0]
+    # The column heads of the table, each a word of its own.
+    rule_word, combination_word = _(N_("rule")), _(N_("combination"))
+    cards_word, what_word = _(N_("cards")), _(N_("what it is"))
+    # Columns as wide as English needs, wider where a language's words are longer.
+    wide = (
+        max(5, len(rule_word)),
+        max(15, *(len(tr.category(category)) for _rule, category, _what in rows)),
+        max(40, *(len(_(what)) for _rule, _category, what in rows)),
+    )
     lines = [
-        "COMBINATIONS (R5), best first; pays: units of the scale payout (R8.4)",
-        f"  {'rule':<5} {'combination':<15} {'cards':^5}  {'what it is':<40} pays",
+        _(N_("COMBINATIONS (R5), best first; pays: units of the scale payout (R8.4)")),
+        f"  {rule_word:<{wide[0]}} {combination_word:<{wide[1]}} {cards_word:^5}  {what_word:<{wide[2]}} "
+        + _(N_("pays")),
     ]
     for rule, category, what in rows:
-        lines.append(f"  {rule:<5} {category.title:<15} {category.cards:^5}  {what:<40} {category.units}")
-    lines.append("  Ties break on the ranks named (R5.11: never on suits). Nothing else counts")
-    lines.append("  (R5.9): no plain straights, flushes, full houses or fours on their own.")
+        lines.append(
+            f"  {rule:<{wide[0]}} {tr.category(category):<{wide[1]}} {tr.number(category.cards):^5}  "
+            f"{_(what):<{wide[2]}} " + tr.number(category.units)
+        )
+    lines.append(
+        _(
+            N_(
+                "  Ties break on the ranks named (R5.11: never on suits). Nothing else counts\n"
+                "  (R5.9): no plain straights, flushes, full houses or fours on their own."
+            )
+        )
+    )
     if rules.paiute_any_turn:
-        lines.append("  A Paiute may be called on any turn (R5.7, option paiute_any_turn).")
+        lines.append(_(N_("  A Paiute may be called on any turn (R5.7, option paiute_any_turn).")))
     else:
-        lines.append("  A Paiute may be called only on your first turn (R5.7; any turn with 6+).")
+        lines.append(_(N_("  A Paiute may be called only on your first turn (R5.7; any turn with 6+).")))
     if rules.royal_high:
-        lines.append("  This match ranks the Royal Flush above Five of a Kind (R5.8).")
+        lines.append(_(N_("  This match ranks the Royal Flush above Five of a Kind (R5.8).")))
     return "\n".join(lines)
 
 
+# (wild rank, six cards, note): the cards stay in the canonical text people type (R1.4).
 _EXAMPLES = (
-    ("3", "3h 3s Ad Ac Ks Kh", "no five-card call; the wilds name aces"),
-    ("3", "3c 3d 3h 3s 7d 2c", "four wilds and 7d"),
-    ("3", "9h Th Jh Qh 3c 2s", "the wild names Kh, not two gaps"),
-    ("9", "Ah 2h 3d 4h 5h 9c", "9c names 3h; 3d is put down"),
-    ("3", "Jc Jd 7h 7s 4c 4d", "first turn only, R5.7"),
-    ("3", "Ks Qs Js Ts 3d 8c", "Ks came from the pile: not put down"),
+    ("3", "3h 3s Ad Ac Ks Kh", N_("no five-card call; the wilds name aces")),
+    ("3", "3c 3d 3h 3s 7d 2c", N_("four wilds and 7d")),
+    ("3", "9h Th Jh Qh 3c 2s", N_("the wild names Kh, not two gaps")),
+    ("9", "Ah 2h 3d 4h 5h 9c", N_("9c names 3h; 3d is put down")),
+    ("3", "Jc Jd 7h 7s 4c 4d", N_("first turn only, R5.7")),
+    ("3", "Ks Qs Js Ts 3d 8c", N_("Ks came from the pile: not put down")),
 )
 
 
-def examples_text() -> str:
+def examples_text(tr: Translator | None = None) -> str:
     """The worked examples of RULES.md, valued by the evaluator (six cards after a draw)."""
-    lines = ["EXAMPLES (six cards after the draw; the best call)"]
+    tr = tr or translator()
+    lines = [tr.gettext(N_("EXAMPLES (six cards after the draw; the best call)"))]
     for wild, cards, note in _EXAMPLES:
         held = parse_cards(cards)
         forbidden = held[0] if "taken" in note else None
         best = Evaluator.for_rank(wild).best(held, forbidden)
-        lines.append(f"  wild rank {wild}: {cards}  ({note})")
-        lines.append(f"    -> {best if best is not None else 'no call'}")
+        lines.append(
+            tr.gettext(
+                N_("  wild rank {rank}: {cards}  ({note})"), rank=wild, cards=cards, note=tr.gettext(note)
+            )
+        )
+        if best is None:
+            lines.append(tr.gettext(N_("    -> no call")))
+        else:
+            lines.append(tr.gettext(N_("    -> {call}"), call=_call_text(best, tr)))
     return "\n".join(lines)
 
 
-def rules_text(rules: RuleSet) -> str:
+def _call_text(call: Call, tr: Translator) -> str:
+    """A best call as ``str(call)`` shows it (English: exactly that), its value in words of the
+    reader's language and its cards in the canonical text."""
+    shown = format_cards(call.shown)
+    if call.discard is None:
+        return tr.gettext(N_("{value} (show {shown})"), value=call.value, shown=shown)
+    return tr.gettext(
+        N_("{value} (show {shown}, put down {card})"), value=call.value, shown=shown, card=str(call.discard)
+    )
+
+
+def rules_text(rules: RuleSet, tr: Translator | None = None) -> str:
     """The whole help: rules, combinations, this match's options and examples."""
-    options = ["OPTIONS OF THIS MATCH (paiute rules --help lists them all)"]
+    tr = tr or translator()
+    _ = tr.gettext
+    options = [_(N_("OPTIONS OF THIS MATCH (paiute rules --help lists them all)"))]
     for name, rule, value, _help in rules.describe():
-        shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+        if isinstance(value, bool):
+            shown = _(N_("on")) if value else _(N_("off"))
+        else:
+            shown = tr.number(value) if isinstance(value, int) else str(value)
         options.append(f"  {rule:<5} {name:<20} {shown}")
-    rules_lines = ["PAIUTE: THE RULES AS THIS PROGRAM PLAYS THEM (IDs from RULES.md)"]
+    rules_lines = [_(N_("PAIUTE: THE RULES AS THIS PROGRAM PLAYS THEM (IDs from RULES.md)"))]
     for paragraph in _RULES:
-        rules_lines.append(textwrap.fill(paragraph, WIDTH, subsequent_indent="  "))
+        rules_lines.append(textwrap.fill(_(paragraph), WIDTH, subsequent_indent="  "))
     return "\n\n".join(
-        ["\n".join(rules_lines), combinations_table(rules), "\n".join(options), examples_text()]
+        ["\n".join(rules_lines), combinations_table(rules, tr), "\n".join(options), examples_text(tr)]
     )

@@ -6,31 +6,37 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from paiute.errors import PaiuteError
+from paiute.errors import N_, PaiuteError
+from paiute.i18n import Translator, translator
 from paiute.record import load
 
 __all__ = ["run_watch"]
 
 
-def run_watch(file: str) -> int:
+def run_watch(file: str, tr: Translator | None = None) -> int:
     """``paiute replay FILE --watch``: needs a terminal, Textual and a file (not standard input)."""
+    tr = tr or translator()
     if file == "-":
-        raise PaiuteError("--watch reads the record from a file, not from standard input")
+        raise PaiuteError(N_("--watch reads the record from a file, not from standard input"))
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(
-            "paiute replay: --watch needs a terminal (standard input and output are not one); "
-            "without --watch the record is checked and summarised as text",
+            tr.gettext(
+                N_(
+                    "paiute replay: --watch needs a terminal (standard input and output are not one); "
+                    "without --watch the record is checked and summarised as text"
+                )
+            ),
             file=sys.stderr,
         )
         return 2
     if importlib.util.find_spec("textual") is None:
-        raise PaiuteError("--watch needs Textual: pip install 'paiute[tui]'")
+        raise PaiuteError(N_("--watch needs Textual: pip install 'paiute[tui]'"))
     from paiute.tui.watch import WatchApp
 
     try:
-        app = WatchApp(load(Path(file)))
+        app = WatchApp(load(Path(file)), tr=tr)
     except PaiuteError as error:  # a malformed record, or an action that breaks a rule
-        print(f"invalid record: {error}")
+        print(tr.gettext(N_("invalid record: {error}"), error=tr.explain(error)))
         return 1
     status = app.run()
     return 0 if status is None else status

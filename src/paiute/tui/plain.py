@@ -25,10 +25,11 @@ from typing import TextIO
 
 from paiute.actions import CALL_SIX, DRAW_DISCARD, DRAW_STOCK, Action
 from paiute.cards import Card
-from paiute.errors import ParseError
+from paiute.errors import N_, IllegalActionError, ParseError
+from paiute.i18n import Translator, translator
 from paiute.observation import Observation
 from paiute.tui import describe
-from paiute.tui.help import PLAIN_COMMANDS, rules_text
+from paiute.tui.help import plain_commands, rules_text
 from paiute.tui.session import Session
 
 __all__ = ["Command", "PlainUI", "parse_command"]
@@ -63,8 +64,12 @@ class Command:
     error: str | None = None
 
 
-def parse_command(text: str, obs: Observation) -> Command:
-    """Read one line of input; card numbers count the hand as :func:`describe.hand_order` shows it."""
+def parse_command(text: str, obs: Observation, tr: Translator | None = None) -> Command:
+    """Read one line of input; card numbers count the hand as :func:`describe.hand_order` shows it.
+
+    The command words stay the same in every language (they are the keys of the full screen);
+    an error is in ``tr``'s language."""
+    tr = tr or translator()
     line = " ".join(text.strip().split())
     lowered = line.lower()
     if lowered in _META:
@@ -88,14 +93,19 @@ def parse_command(text: str, obs: Observation) -> Command:
             card = _numbered(int(word), obs) if word.isdigit() and word != "10" else Card.parse(word)
             return Command(Action.call(card))
     except ParseError as error:
-        return Command(error=str(error))
-    return Command(error=f"unknown command {line!r}: type ? for the commands")
+        return Command(error=tr.explain(error))
+    return Command(error=tr.gettext(N_("unknown command {text!r}: type ? for the commands"), text=line))
 
 
 def _numbered(number: int, obs: Observation) -> Card:
     cards = describe.hand_order(obs)
     if not 1 <= number <= len(cards):
-        raise ParseError(f"no card number {number}: your cards are numbered 1 to {len(cards)}")
+        raise ParseError(
+            N_("no card number {number}: your cards are numbered 1 to {count}"),
+            # The numbers that are typed stay in ASCII digits, as the hand shows them.
+            number=str(number),
+            count=str(len(cards)),
+        )
     return cards[number - 1]
 
 
@@ -110,7 +120,10 @@ class PlainUI:
         *,
         delay: float = 0.0,
         echo: bool = False,
+        tr: Translator | None = None,
     ) -> None:
+        #: The language of everything printed (the commands typed stay the same).
+        self.tr = tr or translator()
         self.session = session
         self.stdin = stdin
         self.stdout = stdout
@@ -143,18 +156,30 @@ class PlainUI:
 
     # -- the loop -------------------------------------------------------------------------
 
+    def not_allowed(self, error: IllegalActionError) -> str:
+        """A refusal with its rule (the R-ID is kept in every language)."""
+        return self.tr.gettext(N_("Not allowed: {reason}."), reason=self.tr.explain(error))
+
     def run(self) -> int:
         session = self.session
+        tr = self.tr
         names = session.names
-        bots = [f"{names[seat]} ({spec.bot})" for seat, spec in enumerate(session.config.seats) if spec.bot]
-        self.say(
-            f"Paiute: {', '.join(names[seat] for seat in session.humans)} against {', '.join(bots) or 'nobody'}."
-        )
-        self.say("Type ? for the commands, rules for the rules.")
+        comma = tr.gettext(N_(", "))
+        bots = [
+            tr.gettext(N_("{name} ({bot})"), name=names[seat], bot=spec.bot)
+            for seat, spec in enumerate(session.config.seats)
+            if spec.bot
+        ]
+        people = comma.join(names[seat] for seat in session.humans)
+        if bots:
+            self.say(tr.gettext(N_("Paiute: {people} against {bots}."), people=people, bots=comma.join(bots)))
+        else:
+            self.say(tr.gettext(N_("Paiute: {people} against nobody."), people=people))
+        self.say(tr.gettext(N_("Type ? for the commands, rules for the rules.")))
         if session.path is not None:
-            self.say(f"This match is saved to {session.path}")
+            self.say(tr.gettext(N_("This match is saved to {path}"), path=str(session.path)))
         if session.deal is not None:
-            self.say(f"Resuming deal {session.deal_number}.")
+            self.say(tr.gettext(N_("Resuming deal {n}."), n=session.deal_number))
             self._narrated = 0
         while True:
             if not session.in_deal:
@@ -163,14 +188,14 @@ class PlainUI:
                     if session.match_over:
                         self._summary()
                         return 0
-                    answer = self.ask("Enter for the next deal, q to quit: ")
+                    answer = self.ask(tr.gettext(N_("Enter for the next deal, q to quit: ")))
                     if answer is None or answer.strip().lower() in ("q", "quit", "exit"):
                         self._quit()
                         return 0
                 session.start_deal()
                 self._narrated = 0
                 self.say()
-                self.say(f"=== Deal {session.deal_number} ===")
+                self.say(tr.gettext(N_("=== Deal {n} ==="), n=session.deal_number))
             if not self._play_deal():
                 self._quit()
                 return 0
@@ -195,7 +220,7 @@ class PlainUI:
         obs = self.session.observation(self.viewer)
         names = self.session.names
         for event in obs.history[self._narrated :]:
-            self.say("  " + describe.event_text(event, names, obs.wild_cards))
+            self.say("  " + describe.event_text(event, names, obs.wild_cards, tr=self.tr))
         self._narrated = len(obs.history)
 
     def _human_turn(self, seat: int) -> bool:
@@ -204,7 +229,11 @@ class PlainUI:
         self._narrate()
         if self.hotseat and self._at_screen != seat:
             self.say()
-            answer = self.ask(f"--- Pass to {names[seat]}: press Enter (hands are hidden until then) ")
+            answer = self.ask(
+                self.tr.gettext(
+                    N_("--- Pass to {who}: press Enter (hands are hidden until then) "), who=names[seat]
+                )
+            )
             if answer is None or answer.strip().lower() in ("q", "quit", "exit"):
                 return False
             self._at_screen = seat
@@ -214,7 +243,7 @@ class PlainUI:
             line = self.ask(f"{names[seat]}> ")
             if line is None:
                 return False
-            command = parse_command(line, obs)
+            command = parse_command(line, obs, self.tr)
             if command.error is not None:
                 self.say(command.error)
                 continue
@@ -231,7 +260,7 @@ class PlainUI:
             assert action is not None
             error = session.why(action)
             if error is not None:
-                self.say(f"Not allowed: {error.rule} {error.reason}.")
+                self.say(self.not_allowed(error))
                 continue
             session.apply(action)
             self._narrate()
@@ -240,74 +269,86 @@ class PlainUI:
         return True
 
     def _best_call(self, obs: Observation) -> Action | None:
+        tr = self.tr
         options = describe.call_options(obs)
         if options:
             return options[0].action
         if obs.phase != "discard":
             error = self.session.why(CALL_SIX)
-            self.say(f"Not allowed: {error.rule} {error.reason}." if error else "No call now.")
+            self.say(self.not_allowed(error) if error else tr.gettext(N_("No call now.")))
             return None
-        notes = describe.blocked_calls(obs, self.session.why)
+        notes = describe.blocked_calls(obs, self.session.why, tr=tr)
         if notes:
             for note in notes:
-                self.say(f"No call: {note}.")
+                self.say(tr.gettext(N_("No call: {note}."), note=note))
         else:
-            self.say("No call: R6.1 your six cards make no winning combination (R5).")
+            self.say(tr.gettext(N_("No call: R6.1 your six cards make no winning combination (R5).")))
         return None
 
     def _meta(self, meta: str, obs: Observation) -> None:
         session = self.session
+        tr = self.tr
         names = session.names
         wild = obs.wild_cards
         if meta == "state":
             self._show(obs)
         elif meta == "help":
-            self.say(PLAIN_COMMANDS.rstrip())
+            self.say(plain_commands(tr).rstrip())
         elif meta == "rules":
-            self.say(rules_text(obs.rules))
+            self.say(rules_text(obs.rules, tr))
         elif meta == "pile":
-            pile = describe.cards_text(obs.discard_pile, wild) or "(empty)"
-            self.say(f"Discard pile, bottom to top: {pile}")
-            self.say(f"Deal {session.deal_number} so far:")
+            pile = describe.cards_text(obs.discard_pile, wild) or tr.gettext(N_("(empty)"))
+            self.say(tr.gettext(N_("Discard pile, bottom to top: {cards}"), cards=pile))
+            self.say(tr.gettext(N_("Deal {n} so far:"), n=session.deal_number))
             for event in obs.history:
-                self.say("  " + describe.event_text(event, names, wild))
+                self.say("  " + describe.event_text(event, names, wild, tr=tr))
         elif meta == "hint":
             action = session.hint(obs.current_seat)
-            self.say(f"Hint ({session.config.hint}): {describe.action_text(action, obs)}.")
+            self.say(
+                tr.gettext(
+                    N_("Hint ({bot}): {action}."),
+                    bot=session.config.hint,
+                    action=describe.action_text(action, obs, tr=tr),
+                )
+            )
 
     def _show(self, obs: Observation, *, brief: bool = False) -> None:
         session = self.session
+        tr = self.tr
         names = session.names
         wild = obs.wild_cards
         if not brief:
             self.say()
-            self.say(f"Deal {session.deal_number}:")
-            for line in describe.table_lines(obs, names):
+            self.say(tr.gettext(N_("Deal {n}:"), n=session.deal_number))
+            for line in describe.table_lines(obs, names, tr=tr):
                 self.say(line)
-            for line in describe.seat_lines(obs, names, session.match.balances):
+            for line in describe.seat_lines(obs, names, session.match.balances, tr=tr):
                 self.say("  " + line)
         cards = describe.hand_order(obs)
         drawn = describe.drawn_card(obs)
         shown = []
+        # Card numbers stay ASCII digits: they are what is typed to discard.
         for number, card in enumerate(cards, 1):
             text = f"{number}:{describe.card_text(card, wild)}"
             if card == drawn:
-                text += "(new)"
+                text += tr.gettext(N_("(new)"))
             shown.append(text)
-        self.say(f"Your hand: {'  '.join(shown)}")
+        self.say(tr.gettext(N_("Your hand: {cards}"), cards="  ".join(shown)))
         options = describe.call_options(obs)
         if options:
-            self.say(f"You can call! Best: {options[0].text(wild)}  [c]")
+            self.say(tr.gettext(N_("You can call! Best: {call}  [c]"), call=options[0].text(wild, tr=tr)))
             for option in options[1:]:
                 how = "c6" if option.discard is None else f"c {option.discard}"
-                self.say(f"  or {option.text(wild)}  [{how}]")
-        for note in describe.blocked_calls(obs, session.why):
-            self.say(f"No call: {note}.")
+                self.say(tr.gettext(N_("  or {call}  [{how}]"), call=option.text(wild, tr=tr), how=how))
+        for note in describe.blocked_calls(obs, session.why, tr=tr):
+            self.say(tr.gettext(N_("No call: {note}."), note=note))
         if obs.phase == "draw" and DRAW_DISCARD not in obs.legal_actions:
             error = session.why(DRAW_DISCARD)
             if error is not None and obs.discard_pile:
-                self.say(f"The discard pile may not be drawn: {error.rule} {error.reason}.")
-        self.say(describe.prompt(obs, names))
+                self.say(
+                    tr.gettext(N_("The discard pile may not be drawn: {reason}."), reason=tr.explain(error))
+                )
+        self.say(describe.prompt(obs, names, tr=tr))
 
     def _end_of_deal(self) -> None:
         session = self.session
@@ -317,31 +358,34 @@ class PlainUI:
         if result is None:
             return
         index = session.deal_number - 1
-        self.say(f"--- Deal {session.deal_number} is over ---")
+        self.say(self.tr.gettext(N_("--- Deal {n} is over ---"), n=session.deal_number))
         for line in describe.deal_summary(
-            obs, session.names, session.balances_before(index), result.balances, result.pot
+            obs, session.names, session.balances_before(index), result.balances, result.pot, tr=self.tr
         ):
             self.say(line)
 
     def _summary(self, *, quit: bool = False) -> None:
         session = self.session
+        tr = self.tr
         names = session.names
         out = session.out_of_chips()
         self.say()
         if quit:
-            self.say(f"You left the match after {session.deal_number} deal(s).")
+            deals = session.deal_number
+            self.say(
+                tr.ngettext(
+                    "You left the match after {n} deal(s).", "You left the match after {n} deal(s).", deals
+                )
+            )
         if out and not session.in_deal:
-            self.say("Match over: " + ", ".join(names[seat] for seat in out) + " out of chips.")
-        start = session.match.initial_balances
-        now = session.match.balances
-        chips = ", ".join(
-            f"{name} {now[seat]} ({now[seat] - start[seat]:+d})" for seat, name in enumerate(names)
-        )
-        self.say(f"Chips: {chips}; pot {session.match.pot}.")
+            who = tr.gettext(N_(", ")).join(names[seat] for seat in out)
+            self.say(tr.gettext(N_("Match over: {who} out of chips."), who=who))
+        chips = describe.chip_changes(names, session.match.initial_balances, session.match.balances, tr)
+        self.say(tr.gettext(N_("Chips: {changes}; pot {pot}."), changes=chips, pot=session.match.pot))
         if session.path is not None:
-            self.say(f"Saved to {session.path}")
+            self.say(tr.gettext(N_("Saved to {path}"), path=str(session.path)))
             if not session.finished:
-                self.say("Continue it with: paiute play --resume")
+                self.say(tr.gettext(N_("Continue it with: paiute play --resume")))
 
     def _quit(self) -> None:
         self.session.save()

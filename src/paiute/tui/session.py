@@ -31,7 +31,7 @@ from paiute.actions import Action
 from paiute.cards import Card
 from paiute.chance import Chance, SecureChance, SeededChance
 from paiute.deal import Deal, Event
-from paiute.errors import IllegalActionError, PaiuteError, RecordError
+from paiute.errors import N_, IllegalActionError, PaiuteError, RecordError
 from paiute.match import DealResult, Match
 from paiute.observation import Observation
 from paiute.players import Player, make_player
@@ -99,22 +99,22 @@ class PlayConfig:
     def from_json(cls, data: Mapping[str, object], rules: RuleSet) -> PlayConfig:
         seats_data = data.get("seats")
         if not isinstance(seats_data, list):
-            raise RecordError("play metadata: seats: expected a list")
+            raise RecordError(N_("play metadata: seats: expected a list"))
         seats = []
         for item in seats_data:
             if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-                raise RecordError(f"play metadata: bad seat {item!r}")
+                raise RecordError(N_("play metadata: bad seat {item!r}"), item=item)
             bot = item.get("bot")
             if bot is not None and not isinstance(bot, str):
-                raise RecordError(f"play metadata: bad bot {bot!r}")
+                raise RecordError(N_("play metadata: bad bot {bot!r}"), bot=bot)
             seats.append(SeatSpec(item["name"], bot))
         seed = data.get("seed")
         chips = data.get("chips", DEFAULT_CHIPS)
         hint = data.get("hint", DEFAULT_HINT)
         if seed is not None and not isinstance(seed, int):
-            raise RecordError(f"play metadata: bad seed {seed!r}")
+            raise RecordError(N_("play metadata: bad seed {seed!r}"), seed=seed)
         if not isinstance(chips, int) or not isinstance(hint, str):
-            raise RecordError("play metadata: bad chips or hint")
+            raise RecordError(N_("play metadata: bad chips or hint"))
         return cls(rules, tuple(seats), seed, chips, hint)
 
 
@@ -178,7 +178,7 @@ class _ResumeChance:
         order = self._orders.pop(0)
         self._fallback.shuffle(list(cards))
         if Counter(order) != Counter(cards):
-            raise RecordError("a recorded stock rebuild is not the cards R4.6 moves")
+            raise RecordError(N_("a recorded stock rebuild is not the cards R4.6 moves"))
         cards[:] = order
 
     def below(self, n: int) -> int:
@@ -190,7 +190,7 @@ class Session:
 
     def __init__(self, config: PlayConfig, *, path: Path | None = None, match: Match | None = None) -> None:
         if not config.humans:
-            raise PaiuteError("paiute play needs at least one human seat")
+            raise PaiuteError(N_("paiute play needs at least one human seat"))
         config.rules.check_players(len(config.seats))
         self.config = config
         self.path = path
@@ -235,9 +235,13 @@ class Session:
             try:
                 data = json.loads(meta_file.read_text(encoding="utf-8"))
             except (OSError, ValueError) as error:
-                raise RecordError(f"cannot read {str(meta_file)!r}: {error}") from None
+                raise RecordError(
+                    N_("cannot read {path!r}: {error}"), path=str(meta_file), error=str(error)
+                ) from None
             if not isinstance(data, dict) or data.get("format") != META_FORMAT:
-                raise RecordError(f"{str(meta_file)!r} is not {META_FORMAT} metadata")
+                raise RecordError(
+                    N_("{path!r} is not {format} metadata"), path=str(meta_file), format=META_FORMAT
+                )
             config = PlayConfig.from_json(data, record.rules)
             finished = bool(data.get("finished"))
         elif default is not None:
@@ -251,9 +255,9 @@ class Session:
                 default.hint,
             )
         else:
-            raise RecordError(f"no play metadata beside {str(path)!r}")
+            raise RecordError(N_("no play metadata beside {path!r}"), path=str(path))
         if config.names != record.players:
-            raise RecordError("the play metadata does not name the record's players")
+            raise RecordError(N_("the play metadata does not name the record's players"))
         first_dealer = record.deals[0].dealer if record.deals else None
         seed = config.seed
         # The first dealer is the record's (R2.3); the match's own chance shuffles only
@@ -349,7 +353,7 @@ class Session:
         """What ``seat`` may see of the current deal (R9); ``None`` for a spectator."""
         deal = self.match.deal
         if deal is None:
-            raise PaiuteError("no deal has started")
+            raise PaiuteError(N_("no deal has started"))
         return deal.observation(seat)
 
     @property
@@ -378,7 +382,7 @@ class Session:
 
     def start_deal(self) -> None:
         if self.match_over:
-            raise PaiuteError("the match is over: a player is out of chips")
+            raise PaiuteError(N_("the match is over: a player is out of chips"))
         index = len(self.match.deals)
         self._make_bots(index)
         self.match.start_deal(chance=self._deal_chance(index))
@@ -388,7 +392,7 @@ class Session:
         """Why the seat to act may not take ``action`` now (the rule and the reason)."""
         deal = self.match.deal
         if deal is None:
-            return IllegalActionError("R7.3", "no deal is in progress", str(action))
+            return IllegalActionError("R7.3", N_("no deal is in progress"), str(action))
         return deal.why_illegal(action)
 
     def apply(self, action: Action) -> Event:
@@ -410,10 +414,10 @@ class Session:
         """What the bot to act chooses (it sees only its observation, R9)."""
         seat = self.current
         if seat is None:
-            raise PaiuteError("no deal is in progress")
+            raise PaiuteError(N_("no deal is in progress"))
         player = self.players[seat]
         if player is None:
-            raise PaiuteError(f"seat {seat} is not a bot")
+            raise PaiuteError(N_("seat {seat} is not a bot"), seat=seat)
         return player.act(self.observation(seat))
 
     def hint_player(self) -> Player:

@@ -13,7 +13,8 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Button
 
 from paiute.chance import RecordedChance
-from paiute.errors import RecordError
+from paiute.errors import N_, RecordError
+from paiute.i18n import Translator, translator
 from paiute.match import Match
 from paiute.record import Record
 from paiute.tui import describe
@@ -21,22 +22,22 @@ from paiute.tui.widgets import TableView, TextScreen
 
 __all__ = ["WatchApp"]
 
-_KEYS = """\
+_KEYS = N_("""\
 KEYS
   Right, Space, n   next action          Left, b     previous action
   ] or PgDn         next deal            [ or PgUp   previous deal
   Home, End         first, last action   v           whose view: spectator, seat 0, 1...
   a                 play on by itself    ?           this help      q  quit
-"""
+""")
 
 _BUTTONS = (
-    ("<- back", "step_back"),
-    ("-> next", "next"),
-    ("[ deal", "previous_deal"),
-    ("] deal", "next_deal"),
-    ("v view", "view"),
-    ("a auto", "auto"),
-    ("q quit", "quit"),
+    (N_("<- back"), "step_back"),
+    (N_("-> next"), "next"),
+    (N_("[ deal"), "previous_deal"),
+    (N_("] deal"), "next_deal"),
+    (N_("v view"), "view"),
+    (N_("a auto"), "auto"),
+    (N_("q quit"), "quit"),
 )
 
 
@@ -57,11 +58,13 @@ class WatchApp(App[int]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, record: Record, *, delay: float = 0.7) -> None:
+    def __init__(self, record: Record, *, delay: float = 0.7, tr: Translator | None = None) -> None:
         super().__init__()
+        #: The language of every text on the screen.
+        self.tr = tr or translator()
         record.replay()  # refuse a record that breaks a rule, with its rule
         if not record.deals:
-            raise RecordError("the record has no deals to watch")
+            raise RecordError(N_("the record has no deals to watch"))
         self.record = record
         self.delay = delay
         #: Every position: (deal index, actions applied in that deal).
@@ -77,7 +80,7 @@ class WatchApp(App[int]):
         self._at: tuple[int, int] | None = None
 
     def compose(self) -> ComposeResult:
-        yield TableView(_BUTTONS)
+        yield TableView([(self.tr.gettext(label), name) for label, name in _BUTTONS], self.tr)
 
     def on_mount(self) -> None:
         self.show()
@@ -124,15 +127,21 @@ class WatchApp(App[int]):
         assert deal is not None
         obs = deal.observation(self.seat)
         names = match.players
+        tr = self.tr
         table = self.query_one(TableView)
         total = len(self.record.deals[deal_index].actions)
-        view = "spectator" if self.seat is None else names[self.seat]
-        table.set_title(
-            f"Replay  deal {deal_index + 1}/{len(self.record.deals)}  action {count}/{total}  view: {view}"
-            + ("  [auto]" if self.auto else "")
+        view = tr.gettext(N_("spectator")) if self.seat is None else names[self.seat]
+        title = tr.gettext(
+            N_("Replay  deal {deal}/{deals}  action {action}/{actions}  view: {view}"),
+            deal=deal_index + 1,
+            deals=len(self.record.deals),
+            action=count,
+            actions=total,
+            view=view,
         )
-        table.set_seats(describe.seat_lines(obs, names, match.balances, pretty=True))
-        table.set_table(describe.table_lines(obs, names, pretty=True))
+        table.set_title(title + (tr.gettext(N_("  [auto]")) if self.auto else ""))
+        table.set_seats(describe.seat_lines(obs, names, match.balances, pretty=True, tr=tr))
+        table.set_table(describe.table_lines(obs, names, pretty=True, tr=tr))
         cards = describe.hand_order(obs) if self.seat is not None else []
         table.set_hand(
             "" if self.seat is None else names[self.seat],
@@ -144,17 +153,24 @@ class WatchApp(App[int]):
         if obs.phase == "over" and match.results:
             before = self.record.balances if deal_index == 0 else match.results[deal_index - 1].balances
             result = match.results[deal_index]
-            summary = describe.deal_summary(obs, names, before, result.balances, result.pot, pretty=True)
+            summary = describe.deal_summary(
+                obs, names, before, result.balances, result.pot, pretty=True, tr=tr
+            )
         table.set_calls(summary)
         if count < total:
-            table.set_message(f"Next: {names[obs.current_seat]} - Right for the next action, ? for the keys.")
-        else:
             table.set_message(
-                "End of the deal - ] for the next deal." if obs.phase == "over" else "The record ends here."
+                tr.gettext(
+                    N_("Next: {who} - Right for the next action, ? for the keys."),
+                    who=names[obs.current_seat],
+                )
             )
+        elif obs.phase == "over":
+            table.set_message(tr.gettext(N_("End of the deal - ] for the next deal.")))
+        else:
+            table.set_message(tr.gettext(N_("The record ends here.")))
         table.clear_log()
         table.log_lines(
-            describe.event_text(event, names, obs.wild_cards, pretty=True) for event in obs.history
+            describe.event_text(event, names, obs.wild_cards, pretty=True, tr=tr) for event in obs.history
         )
 
     # -- keys -----------------------------------------------------------------------------
@@ -208,7 +224,10 @@ class WatchApp(App[int]):
 
     def action_help(self) -> None:
         keys = {key: "close" for key in ("escape", "question_mark", "q", "enter")}
-        self.push_screen(TextScreen("Replay keys", _KEYS, keys, "Esc: back"))
+        tr = self.tr
+        self.push_screen(
+            TextScreen(tr.gettext(N_("Replay keys")), tr.gettext(_KEYS), keys, tr.gettext(N_("Esc: back")))
+        )
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         name = (event.button.id or "").removeprefix("button-")

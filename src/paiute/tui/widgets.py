@@ -11,6 +11,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -22,6 +23,8 @@ from textual.widgets import Button, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from paiute.cards import Card
+from paiute.errors import N_
+from paiute.i18n import Translator, translator
 
 __all__ = [
     "CardWidget",
@@ -32,9 +35,11 @@ __all__ = [
     "styled",
 ]
 
-_WILD = re.compile(r"(?:[2-9TJQKA][♣♦♥♠]|Jk[12])\*")
-_RED = re.compile(r"[2-9TJQKA][♦♥](?!\*)")
-_BLACK = re.compile(r"[2-9TJQKA][♣♠](?!\*)")
+# Card faces of every language (English T J Q K A; Romanian 10 V D R A), then a suit symbol.
+_FACE = r"(?:10|[2-9TJQKAVDR])"
+_WILD = re.compile(rf"(?:{_FACE}[♣♦♥♠]|Jk[12])\*")
+_RED = re.compile(rf"{_FACE}[♦♥](?!\*)")
+_BLACK = re.compile(rf"{_FACE}[♣♠](?!\*)")
 
 
 def styled(text: str) -> Text:
@@ -61,17 +66,31 @@ class CardWidget(Static):
         self.index = index
         self.card: Card | None = None
 
-    def show(self, card: Card | None, *, wild: bool, selected: bool, forbidden: bool, new: bool) -> None:
+    def show(
+        self,
+        card: Card | None,
+        *,
+        wild: bool,
+        selected: bool,
+        forbidden: bool,
+        new: bool,
+        tr: Translator | None = None,
+    ) -> None:
         self.card = card
         self.display = card is not None
         if card is None:
             return
-        text = Text(card.pretty(), style="bold red" if card.is_red else "bold")
+        tr = tr or translator()
+        text = Text(tr.card(card), style="bold red" if card.is_red else "bold")
         if wild:
             text.append("*", style="bold yellow")
         self.update(text)
-        self.border_title = str(self.index + 1)
-        self.border_subtitle = "new" if new else ("no" if forbidden else "")
+        self.border_title = str(self.index + 1)  # the key that chooses it: ASCII in every language
+        marks = {"new": tr.pgettext("card mark", "new"), "no": tr.pgettext("card mark", "no"), "": ""}
+        mark = marks["new" if new else ("no" if forbidden else "")]
+        self.border_subtitle = mark
+        # A longer word than English "new" widens its card rather than being cut ("cusub").
+        self.styles.width = max(9, cell_len(mark) + 6) if cell_len(mark) > 3 else None
         self.set_class(wild, "wild")
         self.set_class(selected, "selected")
         self.set_class(forbidden, "forbidden")
@@ -108,9 +127,11 @@ class TableView(Vertical):
     TableView #log { height: 1fr; min-height: 3; border-top: solid $panel; padding: 0 1; }
     """
 
-    def __init__(self, buttons: Sequence[tuple[str, str]] = ()) -> None:
+    def __init__(self, buttons: Sequence[tuple[str, str]] = (), tr: Translator | None = None) -> None:
         super().__init__(id="tableview")
         self._buttons = list(buttons)
+        #: The language of the card faces and their marks.
+        self.tr = tr or translator()
 
     def compose(self) -> ComposeResult:
         yield Static("", id="title", markup=False)
@@ -160,6 +181,7 @@ class TableView(Vertical):
                 selected=index == selected,
                 forbidden=card in forbidden,
                 new=card is not None and card == new,
+                tr=self.tr,
             )
 
     def set_calls(self, lines: Iterable[str]) -> None:
@@ -176,6 +198,14 @@ class TableView(Vertical):
         for name, enabled in buttons.items():
             for button in self.query(f"#button-{name}").results(ActionButton):
                 button.disabled = not enabled
+
+    def relabel(self, labels: dict[str, str]) -> None:
+        """New labels for the named buttons (another language)."""
+        for name, label in labels.items():
+            for button in self.query(f"#button-{name}").results(ActionButton):
+                button.label = label
+                button.refresh(layout=True)  # another width for the new words
+        self.query_one("#buttons").refresh(layout=True)
 
     def log_lines(self, lines: Iterable[str]) -> None:
         log = self.query_one("#log", RichLog)
@@ -235,13 +265,16 @@ class CoverScreen(Screen[str]):
         Binding("q", "quit_match", "Quit"),
     ]
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, tr: Translator | None = None) -> None:
         super().__init__()
         self._who = name
+        self._tr = tr or translator()
 
     def compose(self) -> ComposeResult:
         yield Static(
-            f"Pass the screen to {self._who}.\n{self._who}: press Enter when ready (q quits).",
+            self._tr.gettext(
+                N_("Pass the screen to {who}.\n{who}: press Enter when ready (q quits)."), who=self._who
+            ),
             id="cover",
             markup=False,
         )
@@ -267,15 +300,16 @@ class ChoiceScreen(ModalScreen[int | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, lines: Sequence[str]) -> None:
+    def __init__(self, title: str, lines: Sequence[str], keys: str = "Enter: call  Esc: cancel") -> None:
         super().__init__()
         self._title = title
         self._lines = list(lines)
+        self._keys = keys
 
     def compose(self) -> ComposeResult:
         options = OptionList(*(Option(styled(line)) for line in self._lines), id="choices")
         options.border_title = self._title
-        options.border_subtitle = "Enter: call  Esc: cancel"
+        options.border_subtitle = self._keys
         yield options
 
     def on_mount(self) -> None:
