@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol, TypeVar
 
 from paiute.cards import Card
-from paiute.errors import RecordError
+from paiute.errors import N_, RecordError, format_message
 
 __all__ = ["Chance", "RecordedChance", "SecureChance", "SeededChance"]
 
@@ -77,33 +77,63 @@ class RecordedChance:
     then replaces them. Anything else is a malformed record.
     """
 
-    __slots__ = ("_orders", "_used", "where")
+    __slots__ = ("_orders", "_used", "deal", "where")
 
-    def __init__(self, orders: Iterable[Sequence[Card]], where: str = "") -> None:
+    def __init__(self, orders: Iterable[Sequence[Card]], where: str = "", *, deal: int | None = None) -> None:
         self._orders = [list(order) for order in orders]
         self._used = 0
+        # ``deal``: the record's deal number, named by the (translatable) messages;
+        # ``where``: a free English prefix for internal callers (it stays English).
+        self.deal = deal
         self.where = where
+
+    def _error(self, message: str, in_deal: str, **params: object) -> RecordError:
+        # Each message comes whole in two variants (with and without the deal's number), so
+        # that no translation is glued together from pieces.
+        if self.deal is not None:
+            return RecordError(in_deal, deal=self.deal, **params)
+        if self.where:
+            return RecordError(self.where + format_message(message, params))
+        return RecordError(message, **params)
 
     def shuffle(self, cards: list[Card]) -> None:
         if self._used >= len(self._orders):
-            raise RecordError(
-                f"{self.where}rebuild {self._used}: the record has no stock order for this "
-                f"rebuild (R4.6; {len(self._orders)} recorded)"
+            raise self._error(
+                N_("rebuild {rebuild}: the record has no stock order for this rebuild (R4.6; {n} recorded)"),
+                N_(
+                    "deal {deal}: rebuild {rebuild}: the record has no stock order for this rebuild "
+                    "(R4.6; {n} recorded)"
+                ),
+                rebuild=self._used,
+                n=len(self._orders),
             )
         order = self._orders[self._used]
         if Counter(order) != Counter(cards):
             missing = sorted(set(cards) - set(order))
             extra = sorted(set(order) - set(cards))
-            raise RecordError(
-                f"{self.where}rebuild {self._used} is not the cards R4.6 moves "
-                f"({len(order)} cards, {len(cards)} expected; missing "
-                f"{[str(c) for c in missing]}; extra {[str(c) for c in extra]})"
+            raise self._error(
+                N_(
+                    "rebuild {rebuild} is not the cards R4.6 moves ({given} cards, {expected} expected; "
+                    "missing {missing}; extra {extra})"
+                ),
+                N_(
+                    "deal {deal}: rebuild {rebuild} is not the cards R4.6 moves ({given} cards, {expected} "
+                    "expected; missing {missing}; extra {extra})"
+                ),
+                rebuild=self._used,
+                given=len(order),
+                expected=len(cards),
+                missing=str([str(c) for c in missing]),
+                extra=str([str(c) for c in extra]),
             )
         self._used += 1
         cards[:] = order
 
     def below(self, n: int) -> int:
-        raise RecordError(f"{self.where}a record's chance is written down, not drawn")
+        raise self._error(
+            N_("a record's chance is written down, not drawn"),
+            N_("deal {deal}: a record's chance is written down, not drawn"),
+        )
 
     @property
     def unused(self) -> int:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from paiute.cards import Card, Rank, Suit
 from paiute.combos import Category, Value
-from paiute.errors import N_, IllegalActionError, PaiuteError
+from paiute.errors import N_, IllegalActionError, Message, PaiuteError
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -289,6 +289,10 @@ class Translator:
         params.setdefault("n", n)
         return self._fill(self._catalogue.ngettext(singular, plural, n), params)
 
+    def message(self, message: Message) -> str:
+        """A :class:`paiute.errors.Message` (a template with its parameters) translated."""
+        return self.gettext(message.message_id, **message.params)
+
     def pgettext(self, context: str, message: str, /, **params: object) -> str:
         """``message`` in ``context`` (a word that takes another form elsewhere)."""
         return self._fill(self._catalogue.pgettext(context, message), params)
@@ -409,6 +413,10 @@ class _Local:
             return tr.category(value)
         if isinstance(value, Value):
             return tr.value(value)
+        if isinstance(value, PaiuteError):  # a nested error: its own message, translated too
+            return tr.explain(value)
+        if isinstance(value, Message):
+            return tr.message(value)
         if isinstance(value, bool):
             return str(value)
         if isinstance(value, int | float):

@@ -50,6 +50,7 @@ from functools import cache
 
 from paiute.cards import CARDS, Card, pack
 from paiute.combos import Category
+from paiute.errors import N_
 from paiute.evaluator import STRAIGHT_FLUSH_WINDOWS, Evaluator
 from paiute.rules import RuleSet
 
@@ -291,7 +292,8 @@ class TurnsOdds:
         }
 
 
-POLICY = (
+#: The bots' policy (a message: ``paiute odds`` shows it translated; ``--json`` in English).
+POLICY = N_(
     "the player draws from the stock, calls as soon as it can, else keeps the five cards closest "
     "to a combination (fewest cards missing, then most combinations at that distance, then most "
     "wild cards); the other players draw from the stock and discard the card drawn"

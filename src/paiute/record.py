@@ -211,7 +211,7 @@ class Record:
         try:
             rules.check_players(len(players))
         except PaiuteError as error:
-            raise RecordError(N_("players: {error}"), error=str(error)) from None
+            raise RecordError(N_("players: {error}"), error=error) from None
         balances = _require(data, "balances", list, None)
         if len(balances) != len(players) or not all(_is_int(b) for b in balances):
             raise RecordError(
@@ -263,7 +263,7 @@ class Record:
                         dealer=deal_record.dealer,
                         expected=expected,
                     )
-            chance = RecordedChance(deal_record.rebuilds, where=f"deal {index}: ")
+            chance = RecordedChance(deal_record.rebuilds, deal=index)
             deal = match.start_deal(deal_record.deck, chance=chance, commitment=deal_record.commitment)
             for position, action in enumerate(deal_record.actions):
                 if deal.is_over:
@@ -411,7 +411,7 @@ def _read_deal(index: int, data: object, rules: RuleSet, players: int) -> DealRe
             actions.append(Action.parse(text))
         except PaiuteError as error:
             raise RecordError(
-                N_("deal {deal}, action {action}: {error}"), deal=index, action=position, error=str(error)
+                N_("deal {deal}, action {action}: {error}"), deal=index, action=position, error=error
             ) from None
     commitment = data.get("commitment")
     if commitment is not None and not (

@@ -38,7 +38,7 @@ from typing import Any, TypedDict
 
 from paiute.chance import SeededChance
 from paiute.combos import Category
-from paiute.errors import PaiuteError
+from paiute.errors import N_, Message, PaiuteError
 from paiute.match import Match
 from paiute.odds import category_order, wilson
 from paiute.parallel import parallel_map
@@ -242,12 +242,17 @@ class Fact:
     or ``mean``."""
 
     key: str
-    label: str
+    title: Message  # the fact's name, translatable (``Translator.message``)
     group: str
     kind: str
     extract: Callable[[DealFacts], float | None]
     unit: str = ""
     conditional: bool = False  # defined only on some deals: comparisons are then unpaired
+
+    @property
+    def label(self) -> str:
+        """The fact's name in English (what ``--json`` holds)."""
+        return str(self.title)
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,15 +351,35 @@ def fact_definitions(players: int, bots: Sequence[str] = (), *, royal_high: bool
         return bool(deal.calls)
 
     facts = [
-        Fact("length.actions", "deal length (actions)", "deal", "mean", lambda d: d.actions, "actions"),
-        Fact("length.turns", "deal length (turns)", "deal", "mean", lambda d: d.turns, "turns"),
-        Fact("dead", "dead deals (R4.7)", "deal", "rate", lambda d: d.dead),
-        Fact("rebuilt", "deals with a stock rebuild (R4.6)", "deal", "rate", lambda d: d.rebuilds > 0),
-        Fact("rebuilds", "stock rebuilds per deal (R4.6)", "deal", "mean", lambda d: d.rebuilds, "rebuilds"),
-        Fact("calls", "calls per deal (R6)", "deal", "mean", lambda d: len(d.calls), "calls"),
+        Fact(
+            "length.actions",
+            Message(N_("deal length (actions)")),
+            "deal",
+            "mean",
+            lambda d: d.actions,
+            "actions",
+        ),
+        Fact("length.turns", Message(N_("deal length (turns)")), "deal", "mean", lambda d: d.turns, "turns"),
+        Fact("dead", Message(N_("dead deals (R4.7)")), "deal", "rate", lambda d: d.dead),
+        Fact(
+            "rebuilt",
+            Message(N_("deals with a stock rebuild (R4.6)")),
+            "deal",
+            "rate",
+            lambda d: d.rebuilds > 0,
+        ),
+        Fact(
+            "rebuilds",
+            Message(N_("stock rebuilds per deal (R4.6)")),
+            "deal",
+            "mean",
+            lambda d: d.rebuilds,
+            "rebuilds",
+        ),
+        Fact("calls", Message(N_("calls per deal (R6)")), "deal", "mean", lambda d: len(d.calls), "calls"),
         Fact(
             "first_call.turn",
-            "turn of the first call (called deals)",
+            Message(N_("turn of the first call (called deals)")),
             "deal",
             "mean",
             lambda d: d.calls[0].turn if called(d) else None,
@@ -363,7 +388,7 @@ def fact_definitions(players: int, bots: Sequence[str] = (), *, royal_high: bool
         ),
         Fact(
             "first_call.first_turn",
-            "first call made on the caller's first turn (R5.7)",
+            Message(N_("first call made on the caller's first turn (R5.7)")),
             "deal",
             "rate",
             lambda d: d.calls[0].first_turn if called(d) else None,
@@ -371,7 +396,7 @@ def fact_definitions(players: int, bots: Sequence[str] = (), *, royal_high: bool
         ),
         Fact(
             "overtaken",
-            "first caller overtaken in the last round (R6.4, R7.2)",
+            Message(N_("first caller overtaken in the last round (R6.4, R7.2)")),
             "deal",
             "rate",
             lambda d: d.best_code > d.calls[0].code if called(d) else None,
@@ -379,7 +404,7 @@ def fact_definitions(players: int, bots: Sequence[str] = (), *, royal_high: bool
         ),
         Fact(
             "tied",
-            "best call tied (R8.3)",
+            Message(N_("best call tied (R8.3)")),
             "deal",
             "rate",
             lambda d: sum(1 for c in d.calls if c.code == d.best_code) > 1 if called(d) else None,
@@ -387,15 +412,25 @@ def fact_definitions(players: int, bots: Sequence[str] = (), *, royal_high: bool
         ),
     ]
     for category in category_order(royal_high):
-        name, title = category.value, category.title
+        name = category.value
         facts += [
-            Fact(f"called.{name}", f"{title}: called", "categories", "rate", partial(_was_called, category)),
             Fact(
-                f"won.{name}", f"{title}: wins the deal", "categories", "rate", partial(_won_with, category)
+                f"called.{name}",
+                Message(N_("{category}: called"), category=category),
+                "categories",
+                "rate",
+                partial(_was_called, category),
+            ),
+            Fact(
+                f"won.{name}",
+                Message(N_("{category}: wins the deal"), category=category),
+                "categories",
+                "rate",
+                partial(_won_with, category),
             ),
             Fact(
                 f"won_when_called.{name}",
-                f"{title}: wins when called",
+                Message(N_("{category}: wins when called"), category=category),
                 "categories",
                 "rate",
                 partial(_won_when_called, category),
@@ -403,16 +438,18 @@ def fact_definitions(players: int, bots: Sequence[str] = (), *, royal_high: bool
             ),
         ]
     for position in range(players):
+        # Whole messages for each kind of position (R3.1: the dealer's left plays first).
         if position == players - 1:
-            label = f"position {position + 1} (dealer)"
+            edge, wins = N_("position {n} (dealer): chip edge"), N_("position {n} (dealer): wins")
         elif position == 0:
-            label = "position 1 (dealer's left, plays first)"
+            edge = N_("position {n} (dealer's left, plays first): chip edge")
+            wins = N_("position {n} (dealer's left, plays first): wins")
         else:
-            label = f"position {position + 1}"
+            edge, wins = N_("position {n}: chip edge"), N_("position {n}: wins")
         facts += [
             Fact(
                 f"edge.position.{position + 1}",
-                f"{label}: chip edge",
+                Message(edge, n=position + 1),
                 "positions",
                 "mean",
                 partial(_position_edge, position),
@@ -420,24 +457,22 @@ def fact_definitions(players: int, bots: Sequence[str] = (), *, royal_high: bool
             ),
             Fact(
                 f"win.position.{position + 1}",
-                f"{label}: wins",
+                Message(wins, n=position + 1),
                 "positions",
                 "rate",
                 partial(_position_wins, position),
             ),
         ]
     for seat in range(players):
-        bot = f" ({bots[seat]})" if seat < len(bots) else ""
+        if seat < len(bots):
+            edge_label = Message(N_("seat {seat} ({bot}): chip edge"), seat=seat, bot=bots[seat])
+            wins_label = Message(N_("seat {seat} ({bot}): wins"), seat=seat, bot=bots[seat])
+        else:
+            edge_label = Message(N_("seat {seat}: chip edge"), seat=seat)
+            wins_label = Message(N_("seat {seat}: wins"), seat=seat)
         facts += [
-            Fact(
-                f"edge.seat.{seat}",
-                f"seat {seat}{bot}: chip edge",
-                "seats",
-                "mean",
-                partial(_seat_edge, seat),
-                "chips",
-            ),
-            Fact(f"win.seat.{seat}", f"seat {seat}{bot}: wins", "seats", "rate", partial(_seat_wins, seat)),
+            Fact(f"edge.seat.{seat}", edge_label, "seats", "mean", partial(_seat_edge, seat), "chips"),
+            Fact(f"win.seat.{seat}", wins_label, "seats", "rate", partial(_seat_wins, seat)),
         ]
     return facts
 

@@ -361,7 +361,7 @@ def _print(first: list[FirstDrawOdds], turns: list[TurnsOdds], turn_count: int, 
             )
             + "[/]"
         )
-        table = Table(caption=_(N_("policy: {policy}"), policy=POLICY), caption_justify="left")
+        table = Table(caption=_(N_("policy: {policy}"), policy=_(POLICY)), caption_justify="left")
         table.add_column(_(N_("turn t")), justify="right")
         for column in chosen:
             if column.paiute_any_turn:

@@ -56,6 +56,13 @@ examples:
 """)
 
 
+# The spread of deal lengths, one whole message per unit (``Report.lengths`` keys).
+_LENGTH_SPREADS = {
+    "actions": N_("deal length (actions): median [10%, 90%]"),
+    "turns": N_("deal length (turns): median [10%, 90%]"),
+}
+
+
 def register(commands: Any, tr: Translator | None = None) -> None:
     tr = tr or translator()
     _ = tr.gettext
@@ -336,11 +343,13 @@ def _print_report(report: SimulationReport, elapsed: float, tr: Translator) -> N
     for fact in report.facts:
         if fact.group == "deal":
             # The facts' own names come from paiute.simulate (English, as in --json).
-            table.add_row(fact.label, _show(fact, estimates[fact.key], tr), tr.number(estimates[fact.key].n))
+            table.add_row(
+                tr.message(fact.title), _show(fact, estimates[fact.key], tr), tr.number(estimates[fact.key].n)
+            )
     for unit, spread in lengths.items():
         if spread:
             table.add_row(
-                escape(_(N_("deal length ({unit}): median [10%, 90%]"), unit=unit)),
+                escape(_(_LENGTH_SPREADS[unit])),
                 _digits(f"{spread['median']:g} [{spread['p10']:g}, {spread['p90']:g}]", tr),
                 tr.number(report.completed),
             )
@@ -451,7 +460,7 @@ def _print_comparison(result: Comparison, elapsed: float, tr: Translator) -> Non
             for estimate in estimates
         ]
         cells += [_show_difference(fact, effect.get(fact.key), tr) for effect in effects]
-        table.add_row(fact.label, *cells)
+        table.add_row(tr.message(fact.title), *cells)
     console.print(table)
     for value, report in zip(values, result.reports, strict=True):
         spread = report.lengths()["actions"]

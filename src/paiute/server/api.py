@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
 
-from paiute.i18n import LANGUAGES, catalogue_json, translator
+from paiute.i18n import LANGUAGES, N_, catalogue_json, translator
 from paiute.players import PLAYERS
 from paiute.rules import OPTIONS, PRESETS, RuleSet
 from paiute.server.errors import ServiceError
@@ -148,7 +148,7 @@ def bearer_token(request: Request, table_id: str | None = None) -> str | None:
     if header is not None:
         scheme, _, value = header.partition(" ")
         if scheme.lower() != "bearer" or not value.strip():
-            raise ServiceError("bad_token", "send the seat token as: Authorization: Bearer TOKEN")
+            raise ServiceError("bad_token", N_("send the seat token as: Authorization: Bearer TOKEN"))
         return value.strip()
     if table_id is not None:
         return request.cookies.get(COOKIE_PREFIX + table_id)
@@ -166,7 +166,7 @@ def _limit(request: Request) -> None:
     header = request.headers.get("authorization")
     key = hash_token(header) if header else "addr:" + (request.client.host if request.client else "?")
     if not limiter.take(key):
-        raise ServiceError("rate_limited", "too many requests: slow down")
+        raise ServiceError("rate_limited", N_("too many requests: slow down"))
 
 
 Limited = Depends(_limit)
@@ -191,7 +191,12 @@ async def health(request: Request) -> dict[str, Any]:
 @router.get("/i18n/{lang}", summary="The web pages' messages in a language (gettext catalogue as JSON)")
 async def web_catalogue(lang: str) -> dict[str, Any]:
     if lang not in LANGUAGES:
-        raise ServiceError("not_found", f"there is no language {lang!r} (languages: {', '.join(LANGUAGES)})")
+        raise ServiceError(
+            "not_found",
+            N_("there is no language {lang!r} (languages: {languages})"),
+            lang=lang,
+            languages=", ".join(LANGUAGES),
+        )
     return catalogue_json(lang)
 
 

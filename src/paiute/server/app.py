@@ -22,7 +22,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from paiute import __version__
-from paiute.i18n import LANGUAGE_NAMES, catalogue_json
+from paiute.i18n import LANGUAGE_NAMES, N_, catalogue_json
 from paiute.rules import OPTIONS, PRESETS
 from paiute.server import api, ws
 from paiute.server.db import Store
@@ -100,12 +100,15 @@ def _add_error_handlers(app: FastAPI) -> None:
     async def invalid(request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, RequestValidationError)
         problems = error.errors()
-        message = "the request does not match the API"
+        refusal = ServiceError("bad_request", N_("the request does not match the API"))
         if problems:
             first = problems[0]
             where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
-            message = f"{where}: {first.get('msg', 'invalid')}"
-        return _error("bad_request", message, 422)
+            # pydantic's own English detail, inside a translated frame
+            refusal = ServiceError(
+                "bad_request", N_("{where}: {detail}"), where=where, detail=first.get("msg", "invalid")
+            )
+        return _error("bad_request", refusal.message_in(client_language(request)), 422)
 
     async def http_error(request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, StarletteHTTPException)

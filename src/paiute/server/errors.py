@@ -7,7 +7,7 @@ A refused request changes nothing.
 
 from __future__ import annotations
 
-from paiute.errors import PaiuteError
+from paiute.errors import PaiuteError, format_message
 from paiute.i18n import DEFAULT_LANGUAGE, translator
 
 __all__ = ["HTTP_STATUS", "ServiceError"]
@@ -30,28 +30,46 @@ HTTP_STATUS: dict[str, int] = {
 class ServiceError(Exception):
     """A refused request: ``code`` (one of :data:`HTTP_STATUS`), a message, maybe a rule ID.
 
-    ``cause`` is the engine's error when the engine refused (an illegal action, a bad action
-    text or rule option): its message is then given in the client's language
-    (:meth:`paiute.i18n.Translator.explain`, which keeps the rule ID). The server's own
-    messages are English in every language.
+    ``message`` is an English template marked with ``N_`` (``paiute`` catalogue), its named
+    ``{placeholders}`` filled from ``params``; :attr:`message` is the English text (what the
+    API has always sent) and :meth:`message_in` the text in a client's language. ``cause`` is
+    the engine's error when the engine refused (an illegal action, a bad action text or rule
+    option): its message is then given by :meth:`paiute.i18n.Translator.explain`, which keeps
+    the rule ID.
+
+    >>> from paiute.i18n import N_
+    >>> error = ServiceError("not_your_turn", N_("R4.1 it is seat {seat}'s turn"), seat=2)
+    >>> error.message, error.message_in("bn")
+    ("R4.1 it is seat 2's turn", 'R4.1 এখন আসন ২-এর পালা')
     """
 
     def __init__(
-        self, code: str, message: str, rule: str | None = None, *, cause: PaiuteError | None = None
+        self,
+        code: str,
+        message: str,
+        rule: str | None = None,
+        *,
+        cause: PaiuteError | None = None,
+        **params: object,
     ) -> None:
-        super().__init__(message)
+        text = format_message(message, params) if params else message
+        super().__init__(text)
         if code not in HTTP_STATUS:
             raise ValueError(f"unknown error code {code!r}")
         self.code = code
-        self.message = message
+        self.message = text
+        self.message_id = message
+        self.params = params
         self.rule = rule
         self.cause = cause
 
     def message_in(self, lang: str) -> str:
         """The message for a person reading ``lang`` (English: exactly :attr:`message`)."""
-        if self.cause is None or lang == DEFAULT_LANGUAGE:
+        if lang == DEFAULT_LANGUAGE:
             return self.message
-        return translator(lang).explain(self.cause)
+        if self.cause is not None:
+            return translator(lang).explain(self.cause)
+        return translator(lang).gettext(self.message_id, **self.params)
 
     @property
     def status(self) -> int:

@@ -11,6 +11,12 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from starlette.requests import HTTPConnection
+
+from paiute.errors import N_
+from paiute.server.errors import ServiceError
+from paiute.server.lang import client_language
+
 __all__ = ["BodyLimit", "Limiter", "TokenBucket"]
 
 Scope = dict[str, Any]
@@ -79,7 +85,7 @@ class BodyLimit:
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._refuse(send)
+            await self._refuse(scope, send)
             return
         body = b""
         more = True
@@ -90,7 +96,7 @@ class BodyLimit:
             body += message.get("body", b"")
             more = message.get("more_body", False)
             if len(body) > self.limit:
-                await self._refuse(send)
+                await self._refuse(scope, send)
                 return
         sent = False
 
@@ -104,9 +110,10 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, send: Send) -> None:
-        error = {"code": "too_large", "message": f"the request body is over {self.limit} bytes", "rule": None}
-        payload = json.dumps({"error": error}).encode()
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        refusal = ServiceError("too_large", N_("the request body is over {limit} bytes"), limit=self.limit)
+        error = refusal.to_json(client_language(HTTPConnection(scope)))
+        payload = json.dumps({"error": error}, ensure_ascii=False).encode()
         await send(
             {
                 "type": "http.response.start",

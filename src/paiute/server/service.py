@@ -39,7 +39,7 @@ from typing import Any, ParamSpec, TypeVar
 from sqlalchemy.exc import SQLAlchemyError
 
 from paiute.actions import Action
-from paiute.errors import PaiuteError
+from paiute.errors import N_, PaiuteError
 from paiute.players import Player, make_player
 from paiute.record import Record
 from paiute.rules import RuleSet
@@ -169,7 +169,7 @@ class Service:
             return await self._thread(function, *args, **kwargs)
         except SQLAlchemyError as error:
             log.error("database error: %s", error)
-            raise ServiceError("unavailable", "the database is not available; try again") from None
+            raise ServiceError("unavailable", N_("the database is not available; try again")) from None
 
     # -- finding tables -----------------------------------------------------------------
 
@@ -185,7 +185,9 @@ class Service:
                 if rt is None:
                     stored = await self._db(self.store.load, table_id)
                     if stored is None:
-                        raise ServiceError("not_found", f"there is no table {table_id!r}")
+                        raise ServiceError(
+                            "not_found", N_("there is no table {table_id!r}"), table_id=table_id
+                        )
                     rt = Runtime(self._build(stored))
                     self.runtimes[table_id] = rt
                     self._kick(rt)
@@ -201,7 +203,9 @@ class Service:
                 table.apply(item)
         except (PaiuteError, KeyError, TypeError, ValueError) as error:
             log.error("table %s cannot be rebuilt from its events: %s", stored.id, error)
-            raise ServiceError("unavailable", f"table {stored.id!r} cannot be read back") from None
+            raise ServiceError(
+                "unavailable", N_("table {table_id!r} cannot be read back"), table_id=stored.id
+            ) from None
         # A clock that ran while the server was down starts again (nobody could move).
         table.turn_started = max(table.turn_started, self.clock())
         return table
@@ -266,7 +270,9 @@ class Service:
                 if expected is not None and expected != table.version:
                     raise ServiceError(
                         "conflict",
-                        f"the table has moved on: it is at version {table.version}, not {expected}",
+                        N_("the table has moved on: it is at version {version}, not {expected}"),
+                        version=table.version,
+                        expected=expected,
                     )
                 drafts = plan(table)
                 if client is not None:
@@ -285,7 +291,9 @@ class Service:
                     locked = None
                     log.error("table %s: storing version %d failed: %s", table.id, events[0].version, error)
                     await self._reload(rt)
-                    raise ServiceError("unavailable", "the change could not be stored; try again") from None
+                    raise ServiceError(
+                        "unavailable", N_("the change could not be stored; try again")
+                    ) from None
             finally:
                 if locked is not None:
                     await self._thread(self.store.abort, locked)
@@ -417,11 +425,13 @@ class Service:
         stale cookie) read as a spectator; a missing token is refused when ``required``."""
         if token is None:
             if required:
-                raise ServiceError("bad_token", "this needs your seat token (Authorization: Bearer TOKEN)")
+                raise ServiceError(
+                    "bad_token", N_("this needs your seat token (Authorization: Bearer TOKEN)")
+                )
             return None
         seat = rt.table.seat_of(hash_token(token))
         if seat is None and not lenient:
-            raise ServiceError("bad_token", "this seat token is not valid at this table")
+            raise ServiceError("bad_token", N_("this seat token is not valid at this table"))
         return seat
 
     async def create(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -483,7 +493,10 @@ class Service:
         claimed = fields.get("seat")
         if claimed is not None and claimed != seat:
             raise ServiceError(
-                "forbidden", f"your token holds seat {seat}: you cannot act for seat {claimed}"
+                "forbidden",
+                N_("your token holds seat {seat}: you cannot act for seat {claimed}"),
+                seat=seat,
+                claimed=claimed,
             )
         plan: Plan
         if kind == "action":
@@ -503,7 +516,7 @@ class Service:
         elif kind == "leave":
             plan = lambda t: t.plan_leave(seat)  # noqa: E731
         else:
-            raise ServiceError("bad_request", f"unknown message type {kind!r}")
+            raise ServiceError("bad_request", N_("unknown message type {kind!r}"), kind=kind)
         version = await self._commit(
             rt, plan, client=(hash_token(token), client_id), expected=fields.get("expected_version")
         )
@@ -577,7 +590,7 @@ class Service:
 def _clean_table_name(name: str) -> str:
     text = " ".join("".join(ch for ch in name if ch.isprintable()).split())
     if not 1 <= len(text) <= 60:
-        raise ServiceError("bad_request", "a table name has 1 to 60 characters")
+        raise ServiceError("bad_request", N_("a table name has 1 to {limit} characters"), limit=60)
     return text
 
 

@@ -24,7 +24,7 @@ from paiute.actions import Action
 from paiute.cards import Card
 from paiute.chance import RecordedChance, SecureChance
 from paiute.deal import Deal, Event, Phase
-from paiute.errors import IllegalActionError, PaiuteError
+from paiute.errors import N_, IllegalActionError, PaiuteError
 from paiute.fairness import (
     SCHEME,
     CommittingChance,
@@ -58,6 +58,14 @@ BOTS: tuple[str, ...] = ("greedy", "random", "ismcts:ms=200")
 CLOCK_BOT = "greedy"
 NAME_LIMIT = 32
 CHAT_LIMIT = 200
+# Why a move is refused when no deal is in play: one whole message per table status.
+_NOT_PLAYING: dict[str, str] = {
+    "waiting": N_("no deal is being played (the table is waiting)"),
+    "cut": N_("no deal is being played (the table is cut)"),
+    "playing": N_("no deal is being played (the table is playing)"),
+    "deal_over": N_("no deal is being played (the table is deal_over)"),
+    "closed": N_("no deal is being played (the table is closed)"),
+}
 CHAT_KEPT = 50
 STATUSES = ("waiting", "cut", "playing", "deal_over", "closed")
 
@@ -427,35 +435,43 @@ class Table:
 
     def plan_join(self, name: str, seat: int | None, token_hash: str, invite: str | None) -> list[Draft]:
         if self.status != "waiting":
-            raise ServiceError("conflict", "the match has started: you can watch it as a spectator")
+            raise ServiceError("conflict", N_("the match has started: you can watch it as a spectator"))
         if self.config.private and invite != self.config.invite:
-            raise ServiceError("forbidden", "this table is private: joining needs its invitation link")
+            raise ServiceError("forbidden", N_("this table is private: joining needs its invitation link"))
         name = clean_name(name)
         free = [index for index, held in enumerate(self.seats) if not held.taken]
         if seat is None:
             if not free:
-                raise ServiceError("conflict", "every seat is taken")
+                raise ServiceError("conflict", N_("every seat is taken"))
             seat = free[0]
         elif not 0 <= seat < len(self.seats):
-            raise ServiceError("bad_request", f"R2.2 seat {seat} is not one of the {len(self.seats)} seats")
+            raise ServiceError(
+                "bad_request",
+                N_("R2.2 seat {seat} is not one of the {count} seats"),
+                seat=seat,
+                count=len(self.seats),
+            )
         elif seat not in free:
-            raise ServiceError("conflict", f"seat {seat} is taken")
+            raise ServiceError("conflict", N_("seat {seat} is taken"), seat=seat)
         return [Draft("joined", seat, {"name": name}, {"token": token_hash})]
 
     def plan_leave(self, seat: int) -> list[Draft]:
         if self.status != "waiting":
-            raise ServiceError("conflict", "the match has started: a seat can only be left before the start")
+            raise ServiceError(
+                "conflict", N_("the match has started: a seat can only be left before the start")
+            )
         return [Draft("left", seat)]
 
     def plan_start(self, seat: int) -> list[Draft]:
         if self.status != "waiting":
-            raise ServiceError("conflict", "the match has already started")
+            raise ServiceError("conflict", N_("the match has already started"))
         empty = [index for index, held in enumerate(self.seats) if not held.taken]
         spec = self.config.bots
         if empty and spec is None:
             raise ServiceError(
                 "conflict",
-                f"seat(s) {', '.join(map(str, empty))} are empty and this table has no bots to fill them",
+                N_("seat(s) {seats} are empty and this table has no bots to fill them"),
+                seats=", ".join(map(str, empty)),
             )
         bots = {str(index): spec for index in empty}
         names: list[str | None] = self.names()
@@ -470,7 +486,7 @@ class Table:
     def plan_next(self) -> list[Draft]:
         """After a deal: the next deal's commitment, or the end of the match."""
         if self.status != "deal_over":
-            raise ServiceError("conflict", "no deal has just ended")
+            raise ServiceError("conflict", N_("no deal has just ended"))
         assert self.match is not None
         reason = self._end_reason()
         if reason is not None:
@@ -503,16 +519,20 @@ class Table:
 
     def plan_cut(self, seat: int, position: int | None, by: str) -> list[Draft]:
         if self.cutter is None or self._pending is None:
-            raise ServiceError("conflict", "no pack is waiting to be cut")
+            raise ServiceError("conflict", N_("no pack is waiting to be cut"))
         if seat != self._pending.cutter:
             raise ServiceError(
-                "not_your_turn", f"R2.4 the player to the dealer's right (seat {self._pending.cutter}) cuts"
+                "not_your_turn",
+                N_("R2.4 the player to the dealer's right (seat {seat}) cuts"),
+                seat=self._pending.cutter,
             )
         size = self.rules.pack_size
         if position is None:
             position = secrets.randbelow(size)  # a cut on the cutter's behalf (R2.4, R10.1)
         elif not 0 <= position < size:
-            raise ServiceError("bad_request", f"R2.4 the cut is a position from 0 to {size - 1}", "R2.4")
+            raise ServiceError(
+                "bad_request", N_("R2.4 the cut is a position from 0 to {last}"), "R2.4", last=size - 1
+            )
         number = self._pending.deal
         return [
             Draft("cut", seat, {"deal": number, "position": position, "by": by}),
@@ -524,7 +544,10 @@ class Table:
         deal = self._playing_deal()
         if seat != deal.current_seat:
             raise ServiceError(
-                "not_your_turn", f"R4.1 it is seat {deal.current_seat}'s turn, not seat {seat}'s"
+                "not_your_turn",
+                N_("R4.1 it is seat {current}'s turn, not seat {seat}'s"),
+                current=deal.current_seat,
+                seat=seat,
             )
         chance = CommittingChance(SecureChance())
         return self._play(deal.copy(chance), chance, action, seat, by)
@@ -533,7 +556,7 @@ class Table:
         """``player`` (a bot) plays for ``seat``: one action, or the rest of its turn."""
         deal = self._playing_deal()
         if seat != deal.current_seat:
-            raise ServiceError("not_your_turn", f"R4.1 it is seat {deal.current_seat}'s turn")
+            raise ServiceError("not_your_turn", N_("R4.1 it is seat {seat}'s turn"), seat=deal.current_seat)
         chance = CommittingChance(SecureChance())
         trial = deal.copy(chance)
         drafts: list[Draft] = []
@@ -546,7 +569,7 @@ class Table:
     def _playing_deal(self) -> Deal:
         deal = self.deal
         if self.status != "playing" or deal is None or deal.is_over:
-            raise ServiceError("conflict", f"no deal is being played (the table is {self.status})")
+            raise ServiceError("conflict", _NOT_PLAYING.get(self.status, _NOT_PLAYING["playing"]))
         return deal
 
     def _play(self, trial: Deal, chance: CommittingChance, action: Action, seat: int, by: str) -> list[Draft]:
@@ -568,7 +591,7 @@ class Table:
 
     def plan_chat(self, seat: int, text: str) -> list[Draft]:
         if self.status == "closed":
-            raise ServiceError("conflict", "the table is closed")
+            raise ServiceError("conflict", N_("the table is closed"))
         return [Draft("chat", seat, {"name": self.seats[seat].name, "text": clean_chat(text)})]
 
     def plan_timeout(self, seat: int, player: Player) -> list[Draft]:
@@ -593,7 +616,7 @@ def clean_name(name: str) -> str:
     """A display name: printable, 1 to 32 characters."""
     text = " ".join("".join(ch for ch in name if ch.isprintable()).split())
     if not 1 <= len(text) <= NAME_LIMIT:
-        raise ServiceError("bad_request", f"a name has 1 to {NAME_LIMIT} characters")
+        raise ServiceError("bad_request", N_("a name has 1 to {limit} characters"), limit=NAME_LIMIT)
     return text
 
 
@@ -601,7 +624,7 @@ def clean_chat(text: str) -> str:
     """A chat line: printable, 1 to 200 characters."""
     line = " ".join("".join(ch for ch in text if ch.isprintable()).split())
     if not 1 <= len(line) <= CHAT_LIMIT:
-        raise ServiceError("bad_request", f"a chat line has 1 to {CHAT_LIMIT} characters")
+        raise ServiceError("bad_request", N_("a chat line has 1 to {limit} characters"), limit=CHAT_LIMIT)
     return line
 
 

@@ -20,6 +20,7 @@ from paiute.actions import ActionKind
 from paiute.cards import Card
 from paiute.chance import RecordedChance
 from paiute.deal import Deal, Phase
+from paiute.errors import N_
 from paiute.observation import Observation, history_entry_json
 from paiute.record import DealRecord, Record
 from paiute.server.errors import ServiceError
@@ -434,9 +435,11 @@ def _invite(table: Table, seat: int | None) -> str | None:
 
 def _finished(table: Table, number: int) -> Deal:
     if table.match is None or not 1 <= number <= len(table.match.deals):
-        raise ServiceError("not_found", f"deal {number} has not been dealt at this table")
+        raise ServiceError("not_found", N_("deal {deal} has not been dealt at this table"), deal=number)
     if not table.is_finished(number):
-        raise ServiceError("conflict", f"deal {number} has not ended: it is revealed when it ends (R9.3)")
+        raise ServiceError(
+            "conflict", N_("deal {deal} has not ended: it is revealed when it ends (R9.3)"), deal=number
+        )
     return table.match.deals[number - 1]
 
 
@@ -452,7 +455,7 @@ def record_for(table: Table) -> Record:
     """The match as a paiute-record/1 record of its FINISHED deals (commitments revealed)."""
     match = table.match
     if match is None:
-        raise ServiceError("conflict", "the match has not started")
+        raise ServiceError("conflict", N_("the match has not started"))
     finished = table.finished_deals
     deals = tuple(
         DealRecord(deal.dealer, deal.deck, deal.rebuild_orders, deal.actions, proof.record_json())

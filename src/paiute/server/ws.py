@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from paiute.i18n import DEFAULT_LANGUAGE
+from paiute.i18n import DEFAULT_LANGUAGE, N_
 from paiute.server.api import ActionBody, ChatBody, CutBody, StartBody
 from paiute.server.errors import ServiceError
 from paiute.server.lang import client_language
@@ -36,6 +36,11 @@ HELLO_SECONDS = 15.0
 #: Refused messages in a row after which a flooding connection is closed.
 STRIKES = 200
 _TABLE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+# The messages that must carry an id, each refusal a whole message.
+_NEEDS_ID: dict[str, str] = {
+    "start": N_("a start message needs an id"),
+    "leave": N_("a leave message needs an id"),
+}
 _MODELS: dict[str, type[BaseModel]] = {
     "action": ActionBody,
     "cut": CutBody,
@@ -60,7 +65,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     await websocket.accept()
     lang = client_language(websocket)
     if not 1 <= len(table_id) <= 32 or not set(table_id) <= _TABLE_ID_CHARS:
-        await _refuse(websocket, ServiceError("not_found", "there is no such table"), lang)
+        await _refuse(websocket, ServiceError("not_found", N_("there is no such table")), lang)
         return
     try:
         text = await asyncio.wait_for(_receive_text(websocket), timeout=HELLO_SECONDS)
@@ -99,13 +104,13 @@ async def _receive_text(websocket: WebSocket) -> str:
 
 def _parse(text: str, limit: int) -> dict[str, Any]:
     if len(text) > limit or len(text.encode("utf-8")) > limit:
-        raise ServiceError("too_large", f"a message has at most {limit} bytes")
+        raise ServiceError("too_large", N_("a message has at most {limit} bytes"), limit=limit)
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
-        raise ServiceError("bad_request", "a message is one JSON object") from None
+        raise ServiceError("bad_request", N_("a message is one JSON object")) from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise ServiceError("bad_request", 'a message is a JSON object with a "type"')
+        raise ServiceError("bad_request", N_('a message is a JSON object with a "type"'))
     return data
 
 
@@ -113,16 +118,16 @@ def _hello(text: str, limit: int) -> dict[str, Any]:
     data = _parse(text, limit)
     if data["type"] != "hello":
         raise ServiceError(
-            "bad_request", 'the first message must be {"type": "hello", "token": ..., "since": ...}'
+            "bad_request", N_('the first message must be {"type": "hello", "token": ..., "since": ...}')
         )
     token = data.get("token")
     since = data.get("since")
     if token is not None and (not isinstance(token, str) or not 1 <= len(token) <= 128):
-        raise ServiceError("bad_token", "the seat token is not valid at this table")
+        raise ServiceError("bad_token", N_("the seat token is not valid at this table"))
     if since is not None and (
         not isinstance(since, int) or isinstance(since, bool) or not 0 <= since < 2**31
     ):
-        raise ServiceError("bad_request", "since is a version number (or null)")
+        raise ServiceError("bad_request", N_("since is a version number (or null)"))
     # "lang" chooses the language of error messages; an unknown one is passed over.
     return {"token": token, "since": since, "lang": data.get("lang")}
 
@@ -150,7 +155,7 @@ async def _read(
                 strikes += 1
                 if strikes > STRIKES:
                     return
-                raise ServiceError("rate_limited", "too many messages: slow down")
+                raise ServiceError("rate_limited", N_("too many messages: slow down"))
             strikes = 0
             data = _parse(text, settings.max_message)
             raw_id = data.get("id")
@@ -161,15 +166,21 @@ async def _read(
                 continue
             model = _MODELS.get(kind)
             if model is None:
-                raise ServiceError("bad_request", f"unknown message type {kind!r}")
+                raise ServiceError("bad_request", N_("unknown message type {kind!r}"), kind=kind)
             if kind in ("start", "leave") and not isinstance(raw_id, str):
-                raise ServiceError("bad_request", f"a {kind} message needs an id")
+                raise ServiceError("bad_request", _NEEDS_ID[kind])
             try:
                 body = model.model_validate(data)
             except ValidationError as error:
                 first = error.errors()[0]
                 where = ".".join(str(part) for part in first["loc"]) or "message"
-                raise ServiceError("bad_request", f"{where}: {first['msg']}") from None
+                raise ServiceError(
+                    # pydantic's own English detail, inside a translated frame
+                    "bad_request",
+                    N_("{where}: {detail}"),
+                    where=where,
+                    detail=first["msg"],
+                ) from None
             fields = body.model_dump()
             answer = await service.command(table_id, token, kind, fields.pop("id"), fields)
             sub.push(_dumps({"type": "ack", **answer}))
