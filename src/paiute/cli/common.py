@@ -80,3 +80,19 @@ def argparse_language(tr: Translator) -> Iterator[None]:
         yield
     finally:
         argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
+
+
+def args_translator(args: argparse.Namespace) -> Translator:
+    """The translator ``paiute`` chose for this run (``--lang``, ``PAIUTE_LANG``, the locale)."""
+    found = getattr(args, "translator", None)
+    return found if isinstance(found, Translator) else translator()
+
+
+def localized_digits(text: str, tr: Translator) -> str:
+    """A number already formatted (``+0.125``, ``12.5%``, ``1,234``) in the reader's digits and
+    decimal sign."""
+    if tr.lang == "en":
+        return text
+    sign = tr.number(0.5)[1]
+    table = {str(digit): tr.number(digit) for digit in range(10)}
+    return "".join(table.get(char, sign if char == "." else char) for char in text)

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from paiute.cli.common import args_translator, localized_digits
 from paiute.errors import N_, PaiuteError
 from paiute.i18n import Translator, translator
 from paiute.odds import (
@@ -154,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
         raise PaiuteError(N_("--samples must be at least 1, not {n}"), n=args.samples)
     if not args.json:
         require_sim_extra("rich", "paiute odds")
-    tr = _translator(args)
+    tr = args_translator(args)
     first: list[FirstDrawOdds] = []
     # (wild, reason) of each figure sampled because counting is not feasible; the JSON keeps
     # the English note, people read it in their language.
@@ -224,20 +225,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _translator(args: argparse.Namespace) -> Translator:
-    found = getattr(args, "translator", None)
-    return found if isinstance(found, Translator) else translator()
-
-
-def _digits(text: str, tr: Translator) -> str:
-    """A number already formatted (``12.5%``, ``1,234``) in the reader's digits and decimal sign."""
-    if tr.lang == "en":
-        return text
-    sign = tr.number(0.5)[1]
-    table = {str(digit): tr.number(digit) for digit in range(10)}
-    return "".join(table.get(char, sign if char == "." else char) for char in text)
-
-
 @contextmanager
 def _progress(total: int, *, quiet: bool) -> Iterator[Callable[[int], None] | None]:
     if quiet or total <= 0 or not sys.stderr.isatty():
@@ -266,13 +253,13 @@ def _percent(p: Probability, tr: Translator, *, digits: int = 4) -> str:
     if not p.exact:
         low, high = p.interval
         text += f" [{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
-    return _digits(text, tr)
+    return localized_digits(text, tr)
 
 
 def _one_in(p: Probability, tr: Translator) -> str:
     if p.value <= 0:
         return "-"
-    return tr.gettext(N_("1 in {n}"), n=_digits(f"{1 / p.value:,.0f}", tr))
+    return tr.gettext(N_("1 in {n}"), n=localized_digits(f"{1 / p.value:,.0f}", tr))
 
 
 def _print(first: list[FirstDrawOdds], turns: list[TurnsOdds], turn_count: int, tr: Translator) -> None:
@@ -284,7 +271,7 @@ def _print(first: list[FirstDrawOdds], turns: list[TurnsOdds], turn_count: int, 
     console = Console(width=None if sys.stdout.isatty() else 120, highlight=False)
     for odds in first:
         wild = odds.wild
-        holdings = _digits(f"{odds.holdings:,}", tr)
+        holdings = localized_digits(f"{odds.holdings:,}", tr)
         if odds.method == "exact" and odds.settings > 1:
             how = _(
                 N_(
@@ -304,7 +291,7 @@ def _print(first: list[FirstDrawOdds], turns: list[TurnsOdds], turn_count: int, 
             how = _(
                 N_("Monte Carlo: {samples} samples, seed {seed}, Wilson {level} intervals"),
                 level=tr.number(95) + "%",
-                samples=_digits(f"{odds.samples:,}", tr),
+                samples=localized_digits(f"{odds.samples:,}", tr),
                 seed=odds.seed,
             )
         console.print(
@@ -354,7 +341,7 @@ def _print(first: list[FirstDrawOdds], turns: list[TurnsOdds], turn_count: int, 
                         "{samples} deals per column, Wilson {level} intervals"
                     ),
                     wild=wild,
-                    samples=_digits(f"{samples:,}", tr),
+                    samples=localized_digits(f"{samples:,}", tr),
                     percent="%",
                     level=tr.number(95) + "%",
                 )

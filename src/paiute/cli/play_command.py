@@ -9,7 +9,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from paiute.cli.common import add_rule_arguments, rule_options
+from paiute.cli.common import add_rule_arguments, args_translator, rule_options
 from paiute.errors import N_, PaiuteError
 from paiute.i18n import Translator, translator
 from paiute.players import make_player, parse_spec
@@ -139,11 +139,6 @@ def register(commands: Any, tr: Translator | None = None) -> None:
     parser.set_defaults(run=run)
 
 
-def _translator(args: argparse.Namespace) -> Translator:
-    found = getattr(args, "translator", None)
-    return found if isinstance(found, Translator) else translator()
-
-
 def build_config(args: argparse.Namespace) -> PlayConfig:
     """The match the arguments describe (checked: rules, seats, bot specs)."""
     options = rule_options(args)
@@ -216,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
     config = build_config(args)
     if not args.plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(
-            _translator(args).gettext(
+            args_translator(args).gettext(
                 N_(
                     "paiute play: standard input and output are not a terminal, so the full-screen game "
                     "cannot start.\nUse --plain to play line by line over any stream, e.g.\n"
@@ -254,13 +249,13 @@ def _play(session: Session, args: argparse.Namespace) -> int:
 
         delay = 0.0 if args.delay is None else args.delay
         ui = PlainUI(
-            session, sys.stdin, sys.stdout, delay=delay, echo=not sys.stdin.isatty(), tr=_translator(args)
+            session, sys.stdin, sys.stdout, delay=delay, echo=not sys.stdin.isatty(), tr=args_translator(args)
         )
         return ui.run()
     from paiute.tui.app import PlayApp
 
     delay = DEFAULT_DELAY if args.delay is None else args.delay
-    app = PlayApp(session, delay=delay, tr=_translator(args))
+    app = PlayApp(session, delay=delay, tr=args_translator(args))
     status = app.run()
     for line in app.farewell:
         print(line)

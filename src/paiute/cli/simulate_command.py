@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from paiute.cli.common import add_rule_arguments, rule_options
+from paiute.cli.common import add_rule_arguments, args_translator, localized_digits, rule_options
 from paiute.errors import N_, PaiuteError
 from paiute.i18n import Translator, translator
 from paiute.odds import category_order
@@ -119,22 +119,8 @@ def register(commands: Any, tr: Translator | None = None) -> None:
     parser.set_defaults(run=run)
 
 
-def _translator(args: argparse.Namespace) -> Translator:
-    found = getattr(args, "translator", None)
-    return found if isinstance(found, Translator) else translator()
-
-
-def _digits(text: str, tr: Translator) -> str:
-    """A number already formatted (``+0.125``, ``12.5%``) in the reader's digits and decimal sign."""
-    if tr.lang == "en":
-        return text
-    sign = tr.number(0.5)[1]
-    table = {str(digit): tr.number(digit) for digit in range(10)}
-    return "".join(table.get(char, sign if char == "." else char) for char in text)
-
-
 def run(args: argparse.Namespace) -> int:
-    tr = _translator(args)
+    tr = args_translator(args)
     options = rule_options(args)
     rules = RuleSet.from_preset(args.preset, **options)
     if not MIN_PLAYERS <= args.players <= MAX_SEATS:
@@ -250,7 +236,7 @@ def _show(fact: Fact, estimate: Estimate, tr: Translator, *, interval: bool = Tr
         text = f"{100 * estimate.value:.1f}%"
         if interval and estimate.low is not None and estimate.high is not None:
             text += f" [{100 * estimate.low:.1f}, {100 * estimate.high:.1f}]"
-        return _digits(text, tr)
+        return localized_digits(text, tr)
     signed = fact.unit == "chips"
     text = f"{estimate.value:+.3f}" if signed else f"{estimate.value:.2f}"
     if interval and estimate.low is not None and estimate.high is not None:
@@ -259,7 +245,7 @@ def _show(fact: Fact, estimate: Estimate, tr: Translator, *, interval: bool = Tr
             if signed
             else f" [{estimate.low:.2f}, {estimate.high:.2f}]"
         )
-    return _digits(text, tr)
+    return localized_digits(text, tr)
 
 
 def _show_difference(fact: Fact, diff: Difference | None, tr: Translator) -> str:
@@ -271,7 +257,7 @@ def _show_difference(fact: Fact, diff: Difference | None, tr: Translator) -> str
         text += f" [{scale * diff.low:+.2f}, {scale * diff.high:+.2f}]"
     if diff.low is not None and diff.high is not None and (diff.low > 0 or diff.high < 0):
         text += " *"
-    return _digits(text, tr)
+    return localized_digits(text, tr)
 
 
 def _header(report: SimulationReport, elapsed: float, tr: Translator, option: str | None = None) -> str:
@@ -308,8 +294,8 @@ def _header(report: SimulationReport, elapsed: float, tr: Translator, option: st
             _(
                 N_("bots: {bots}   ({seconds} s, {rate} deals/s)"),
                 bots=bots,
-                seconds=_digits(f"{elapsed:.1f}", tr),
-                rate=_digits(f"{rate:.1f}", tr),
+                seconds=localized_digits(f"{elapsed:.1f}", tr),
+                rate=localized_digits(f"{rate:.1f}", tr),
             )
         ),
     ]
@@ -350,7 +336,7 @@ def _print_report(report: SimulationReport, elapsed: float, tr: Translator) -> N
         if spread:
             table.add_row(
                 escape(_(_LENGTH_SPREADS[unit])),
-                _digits(f"{spread['median']:g} [{spread['p10']:g}, {spread['p90']:g}]", tr),
+                localized_digits(f"{spread['median']:g} [{spread['p10']:g}, {spread['p90']:g}]", tr),
                 tr.number(report.completed),
             )
     console.print(table)
@@ -465,7 +451,7 @@ def _print_comparison(result: Comparison, elapsed: float, tr: Translator) -> Non
     for value, report in zip(values, result.reports, strict=True):
         spread = report.lengths()["actions"]
         conserved = _(N_("yes")) if report.chips_conserved() else _(N_("NO"))
-        median = _digits(f"{spread['median']:g}", tr) if spread else "-"
+        median = localized_digits(f"{spread['median']:g}", tr) if spread else "-"
         console.print(
             escape(
                 _(

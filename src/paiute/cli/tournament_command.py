@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from paiute.cli.common import add_rule_arguments, rules_from_arguments
+from paiute.cli.common import add_rule_arguments, args_translator, localized_digits, rules_from_arguments
 from paiute.combos import Category
 from paiute.errors import N_
 from paiute.i18n import Translator, translator
@@ -144,11 +144,6 @@ def register(commands: Any, tr: Translator | None = None) -> None:
     parser.set_defaults(run=run)
 
 
-def _translator(args: argparse.Namespace) -> Translator:
-    found = getattr(args, "translator", None)
-    return found if isinstance(found, Translator) else translator()
-
-
 def _rich() -> Any:
     try:
         import rich.box
@@ -163,7 +158,7 @@ def _rich() -> Any:
 
 def run(args: argparse.Namespace) -> int:
     rich = _rich()
-    tr = _translator(args)
+    tr = args_translator(args)
     rules = rules_from_arguments(args)
     if len(args.bots) < 2:
         raise TournamentError(N_("a tournament needs at least two bots, got {n}"), n=len(args.bots))
@@ -232,15 +227,6 @@ _SHORT = {
 _LEGEND = N_("calls: 5K five of a kind, RF royal flush, SF straight flush, 4/2 four/two, 3/3 three/three")
 
 
-def _digits(text: str, tr: Translator) -> str:
-    """A number already formatted (``+0.125``, ``12.5%``) in the reader's digits and decimal sign."""
-    if tr.lang == "en":
-        return text
-    sign = tr.number(0.5)[1]
-    table = {str(digit): tr.number(digit) for digit in range(10)}
-    return "".join(table.get(char, sign if char == "." else char) for char in text)
-
-
 def _calls(calls: dict[str, int], tr: Translator) -> str:
     shown = [f"{_SHORT[c]} {tr.number(calls[c.value])}" for c in reversed(Category) if calls.get(c.value)]
     return " ".join(shown) or "-"
@@ -271,10 +257,10 @@ def _print(rich: Any, result: TournamentResult, tr: Translator) -> None:
         table.add_row(
             rich.markup.escape(bot.label),
             tr.number(bot.deals),
-            _digits(chips, tr),
-            _digits(f"{bot.win_rate:.1%}", tr),
+            localized_digits(chips, tr),
+            localized_digits(f"{bot.win_rate:.1%}", tr),
             _calls(bot.calls, tr),
-            _digits(f"{bot.rating['mu']:.1f} ± {bot.rating['sigma']:.1f}", tr),
+            localized_digits(f"{bot.rating['mu']:.1f} ± {bot.rating['sigma']:.1f}", tr),
         )
     rules = " ".join(f"{key}={value}" for key, value in config.rules.to_dict().items())
     params = {
@@ -282,10 +268,10 @@ def _print(rich: Any, result: TournamentResult, tr: Translator) -> None:
         "seatings": len(result.seatings),
         "seating": config.seating,
         "deals": result.deals,
-        "dead": _digits(f"{result.dead_rate:.1%}", tr),
+        "dead": localized_digits(f"{result.dead_rate:.1%}", tr),
         "seed": str(config.seed),
         "rules": rules,
-        "seconds": _digits(f"{result.elapsed:.1f}", tr),
+        "seconds": localized_digits(f"{result.elapsed:.1f}", tr),
     }
     if result.workers:
         summary = _(
