@@ -46,7 +46,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import os
 import platform
 import shlex
@@ -67,7 +66,7 @@ from paiute import SeededChance, pack  # noqa: E402
 from paiute.envs.openspiel import PaiuteState, load_game  # noqa: E402
 from paiute.players import make_player  # noqa: E402
 from paiute.rules import RuleSet  # noqa: E402
-from paiute.tournament import seatings  # noqa: E402
+from paiute.tournament import confidence_interval, seatings  # noqa: E402
 
 OURS, THEIRS = 0, 1
 LABELS = ("paiute ismcts", "OpenSpiel ISMCTSBot")
@@ -165,22 +164,11 @@ class Results:
         return {
             "bot": LABELS[bot],
             "chips_per_deal": mean,
-            "ci95": interval(mean, means),
+            "ci95": confidence_interval(mean, means),
             "wins": wins,
             "seats": seats,
             **self.timing[bot].to_json(),
         }
-
-
-def interval(mean: float, samples: Sequence[float]) -> tuple[float, float] | None:
-    """``mean`` ± 1.96 standard errors of the per-board means (as paiute.tournament does)."""
-    n = len(samples)
-    if n < 2:
-        return None
-    centre = sum(samples) / n
-    spread = math.sqrt(sum((x - centre) ** 2 for x in samples) / (n - 1))
-    half = 1.96 * spread / math.sqrt(n)
-    return (mean - half, mean + half)
 
 
 def derive(seed: int, *parts: object) -> int:

@@ -53,6 +53,7 @@ __all__ = [
     "TournamentConfig",
     "TournamentError",
     "TournamentResult",
+    "confidence_interval",
     "default_workers",
     "parallel_map",
     "play_board",
@@ -312,7 +313,7 @@ def _standings(config: TournamentConfig, boards: Sequence[BoardResult]) -> tuple
                 deals[bot],
                 chips[bot],
                 mean,
-                _interval(mean, board_means[bot]),
+                confidence_interval(mean, board_means[bot]),
                 wins[bot],
                 wins[bot] / deals[bot] if deals[bot] else 0.0,
                 calls[bot],
@@ -322,8 +323,9 @@ def _standings(config: TournamentConfig, boards: Sequence[BoardResult]) -> tuple
     return tuple(standings)
 
 
-def _interval(mean: float, samples: Sequence[float]) -> tuple[float, float] | None:
-    """``mean`` ± 1.96 standard errors of the per-board means."""
+def confidence_interval(mean: float, samples: Sequence[float]) -> tuple[float, float] | None:
+    """``mean`` ± 1.96 standard errors of the per-board means ``samples`` (95%); ``None`` with
+    fewer than two boards."""
     n = len(samples)
     if n < 2:
         return None

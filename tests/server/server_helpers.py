@@ -130,6 +130,23 @@ def start(client: TestClient, table_id: str, token: str) -> int:
 STARTUP_SECONDS = 60.0
 
 
+def two_people_playing(client: TestClient, *, position: int = 0) -> tuple[str, dict[int, str], int]:
+    """A two-seat table (no bots) whose first deal is being played, cut at ``position``: its
+    id, the seats' tokens and the seat to move."""
+    table_id, token = create(client, seats=2, bots=None)
+    _, other = join(client, table_id, "Bo")
+    tokens = {0: token, 1: other}
+    start(client, table_id, token)
+    cutter = state(client, table_id)["cutter"]
+    cut = client.post(
+        f"/api/tables/{table_id}/cut",
+        json={"id": "the-cut", "position": position},
+        headers=auth(tokens[cutter]),
+    )
+    assert cut.status_code == 200, cut.text
+    return table_id, tokens, state(client, table_id)["observation"]["current_seat"]
+
+
 def free_port() -> int:
     """A port of 127.0.0.1 free right now (kept across restarts of a killed server)."""
     import socket

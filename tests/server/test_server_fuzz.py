@@ -32,7 +32,7 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
-from server_helpers import auth, create, fast_settings, join, start, state
+from server_helpers import auth, create, fast_settings, state, two_people_playing
 from starlette.websockets import WebSocketDisconnect
 
 with warnings.catch_warnings():
@@ -114,16 +114,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient,
     message of it can change the table either (except a chat, which the strategy leaves out)."""
     db_url = f"sqlite:///{tmp_path_factory.mktemp('wsfuzz') / 'ws.db'}"
     with TestClient(create_app(db_url, settings=fast_settings(ws_rate=1e9, ws_burst=1e9))) as client:
-        table_id, token = create(client, seats=2, bots=None)
-        _, other = join(client, table_id, "Bo")
-        tokens = {0: token, 1: other}
-        start(client, table_id, token)
-        cutter = state(client, table_id)["cutter"]
-        cut = client.post(
-            f"/api/tables/{table_id}/cut", json={"id": "c", "position": 5}, headers=auth(tokens[cutter])
-        )
-        assert cut.status_code == 200, cut.text
-        current = state(client, table_id)["observation"]["current_seat"]
+        table_id, tokens, current = two_people_playing(client, position=5)
         yield client, table_id, tokens[1 - current]
 
 

@@ -12,25 +12,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import auth, create, join, start, state
+from server_helpers import auth, create, two_people_playing
 
 from paiute.errors import N_
 from paiute.i18n import LANGUAGES, translator
 from paiute.server.errors import ServiceError
-
-
-def _two_people_playing(client: TestClient) -> tuple[str, dict[int, str], int]:
-    """A two-seat table whose first deal is being played: its id, the tokens and the mover."""
-    table_id, token = create(client, seats=2, bots=None)
-    _, other = join(client, table_id, "Bo")
-    tokens = {0: token, 1: other}
-    start(client, table_id, token)
-    cutter = state(client, table_id)["cutter"]
-    cut = client.post(
-        f"/api/tables/{table_id}/cut", json={"id": "the-cut", "position": 0}, headers=auth(tokens[cutter])
-    )
-    assert cut.status_code == 200, cut.text
-    return table_id, tokens, state(client, table_id)["observation"]["current_seat"]
 
 
 def _act(client: TestClient, table_id: str, token: str, lang: str | None) -> Any:
@@ -62,7 +48,7 @@ def test_every_language_translates_the_server_messages_keeping_the_rule_id(lang:
 
 
 def test_r4_1_refusal_over_http_in_romanian_and_bengali(client: TestClient) -> None:
-    table_id, tokens, mover = _two_people_playing(client)
+    table_id, tokens, mover = two_people_playing(client)
     waiting = 1 - mover
     english = _act(client, table_id, tokens[waiting], None)
     assert english.status_code == 409
@@ -89,7 +75,7 @@ def test_r4_1_refusal_over_http_in_romanian_and_bengali(client: TestClient) -> N
 
 
 def test_r4_1_refusal_over_the_websocket_in_romanian_and_bengali(client: TestClient) -> None:
-    table_id, tokens, mover = _two_people_playing(client)
+    table_id, tokens, mover = two_people_playing(client)
     waiting = 1 - mover
     answers = {}
     for lang in ("en", "ro", "bn"):
@@ -128,7 +114,7 @@ def test_websocket_refusal_before_hello_follows_accept_language(client: TestClie
 
 
 def test_validation_errors_keep_pydantics_detail_inside_a_translated_frame(client: TestClient) -> None:
-    table_id, tokens, mover = _two_people_playing(client)
+    table_id, tokens, mover = two_people_playing(client)
     body = {"id": "x" * 65, "action": "draw stock"}
     english = client.post(f"/api/tables/{table_id}/actions", json=body, headers=auth(tokens[mover]))
     romanian = client.post(
