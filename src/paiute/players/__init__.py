@@ -6,13 +6,17 @@
 # Importing the built-in players registers them: "random", "greedy", "mc", "ismcts".
 from paiute.players import greedy, random_player, search  # noqa: F401
 from paiute.players.base import PLAYERS, Player, PlayerError, PlayerInfo, make_player, parse_spec, register
+from paiute.players.levels import DEFAULT_LEVEL, LEVELS, level_spec
 from paiute.players.play import play_deal, play_turn
 
 __all__ = [
+    "DEFAULT_LEVEL",
+    "LEVELS",
     "PLAYERS",
     "Player",
     "PlayerError",
     "PlayerInfo",
+    "level_spec",
     "make_player",
     "parse_spec",
     "play_deal",

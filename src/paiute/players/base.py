@@ -108,7 +108,15 @@ def make_player(spec: str, *, seed: int | None = None) -> Player:
 
     ``seed`` is used when the spec names none, so a tournament can seed every seat.
     """
+    # A level ("easy" … "expert") stands for a spec with its budget; options given with it
+    # ("expert:seed=3") are added to the level's own.
+    from paiute.players.levels import level_spec
+
     name, raw = parse_spec(spec)
+    level = level_spec(name)
+    if level is not None:
+        name, own = parse_spec(level)
+        raw = {**own, **raw}
     # Importing the built-in players registers them.
     import paiute.players  # noqa: F401
 

@@ -1,0 +1,33 @@
+"""Levels: the names a person picks a bot by (``easy``, ``medium``, ``hard``, ``expert``).
+
+A level is a name for a player spec with its budget, resolved by
+:func:`~paiute.players.base.make_player` wherever a bot is chosen (``paiute play --bots``,
+``paiute tournament``, the web lobby). Interfaces offer levels, not bot internals; their
+default is :data:`DEFAULT_LEVEL`. Each level's place on the rating ladder is measured in
+``benchmarks/levels.py`` and shown in the README.
+
+>>> level_spec("medium")
+'greedy'
+>>> "expert" in LEVELS
+True
+"""
+
+from __future__ import annotations
+
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "level_spec"]
+
+#: Level name -> the player spec it stands for, weakest first.
+LEVELS: dict[str, str] = {
+    "easy": "mc:iterations=24",
+    "medium": "greedy",
+    "hard": "ismcts:ms=100",
+    "expert": "ismcts:ms=200",
+}
+
+#: The level an interface offers first.
+DEFAULT_LEVEL = "medium"
+
+
+def level_spec(name: str) -> str | None:
+    """The player spec a level stands for, or None if ``name`` is not a level."""
+    return LEVELS.get(name.strip().lower())
