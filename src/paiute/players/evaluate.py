@@ -1,0 +1,192 @@
+"""What each legal action is worth to a seat: expected chips, with an interval, from playouts.
+
+This is the one estimator that the strong bot, the hints and the game review stand on. From a
+seat's :class:`~paiute.observation.Observation` only (R9), it *determinizes* the position
+(:meth:`Deal.from_observation <paiute.deal.Deal.from_observation>` deals the cards the seat
+cannot see at random, consistently with every public fact), applies each legal action to the
+same determinization (common random numbers, so differences between actions are measured on
+paired samples) and plays the deal out with a playout policy for every seat. A playout's
+value is the chips the seat ends the deal with less the chips it has now (R8 settlement):
+
+* a deal that ends with a winner pays as R8.3 (pot) or R8.4 (scale) says;
+* a dead deal, or a playout cut after :data:`PLAYOUT_CAP` actions (R4.7 bounds no deal of
+  discard-pile draws), keeps the pot for the next deal (R8.5): it is valued at an even share
+  of the pot, which is what each seat may expect of it then.
+
+>>> from paiute import Deal, RuleSet, SeededChance
+>>> deal = Deal.new(RuleSet(), players=3, dealer=0, chance=SeededChance(4), balances=[0, 0, 0], pot=6)
+>>> estimates = estimate_actions(deal.observation(deal.current_seat), playouts=4, seed=1)
+>>> [e.action for e in estimates.estimates] == list(deal.observation(deal.current_seat).legal_actions)
+True
+>>> best = estimates.best()
+>>> best.mean == max(e.mean for e in estimates.estimates) and best.low <= best.mean <= best.high
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from paiute.actions import Action
+from paiute.chance import SeededChance
+from paiute.deal import Deal
+from paiute.observation import Observation
+from paiute.players.base import Player, PlayerError
+from paiute.players.greedy import GreedyPlayer
+from paiute.settlement import settle
+
+__all__ = ["PLAYOUT_CAP", "Z95", "ActionEstimate", "Estimates", "estimate_actions"]
+
+#: Actions after which a playout is cut and valued as a dead deal (R4.7, R8.5).
+PLAYOUT_CAP = 400
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True, slots=True)
+class ActionEstimate:
+    """One legal action's expected chips for the seat (R8), with a 95% interval."""
+
+    action: Action
+    mean: float
+    low: float
+    high: float
+    samples: int
+
+
+@dataclass(frozen=True, slots=True)
+class Estimates:
+    """Every legal action's estimate, in the order of ``observation.legal_actions``.
+
+    ``values[i][k]`` is the value of action ``i`` on determinization ``k``: the same
+    determinizations for every action, so :meth:`advantage` measures paired differences.
+    """
+
+    seat: int
+    estimates: tuple[ActionEstimate, ...]
+    values: tuple[tuple[float, ...], ...]
+    playouts: int
+    seconds: float
+
+    def best(self) -> ActionEstimate:
+        """The action with the highest expected chips (the first of equals, in legal order)."""
+        return max(self.estimates, key=lambda estimate: estimate.mean)
+
+    def of(self, action: Action) -> ActionEstimate:
+        """The estimate of ``action``, which must be one of the legal actions."""
+        for estimate in self.estimates:
+            if estimate.action == action:
+                return estimate
+        raise PlayerError(f"{action} is not one of the legal actions estimated")
+
+    def advantage(self, better: Action, worse: Action) -> tuple[float, float, float]:
+        """Mean of ``better``'s value less ``worse``'s on the same determinizations, and its
+        95% interval: ``(mean, low, high)``."""
+        index = {estimate.action: i for i, estimate in enumerate(self.estimates)}
+        first, second = self.values[index[better]], self.values[index[worse]]
+        count = min(len(first), len(second))
+        return _interval([a - b for a, b in zip(first[:count], second[:count], strict=True)])
+
+
+def _interval(samples: Sequence[float]) -> tuple[float, float, float]:
+    count = len(samples)
+    if count == 0:
+        return 0.0, -math.inf, math.inf
+    mean = math.fsum(samples) / count
+    if count == 1:
+        return mean, -math.inf, math.inf
+    variance = math.fsum((x - mean) ** 2 for x in samples) / (count - 1)
+    half = Z95 * math.sqrt(variance / count)
+    return mean, mean - half, mean + half
+
+
+def _greedy_policy(seed: int) -> Callable[[int], Player]:
+    return lambda seat: GreedyPlayer(seed=seed * 16 + seat)
+
+
+class _Valuer:
+    """The value of a finished (or cut) playout for one seat, in chips (R8)."""
+
+    __slots__ = ("_before", "_dead", "_seat")
+
+    def __init__(self, observation: Observation, seat: int) -> None:
+        self._seat = seat
+        self._before = observation.balances[seat]
+        # R8.5: a dead deal keeps the pot for the next deal; each seat may expect an even share.
+        pot_kept = observation.pot if observation.rules.payout == "pot" else 0
+        self._dead = pot_kept / observation.players
+
+    def value(self, deal: Deal) -> float:
+        outcome = deal.outcome
+        if outcome is None or outcome.dead:
+            return self._dead
+        after, _ = settle(deal.rules, outcome, deal.balances, deal.pot, deal.dealer)
+        return float(after[self._seat] - self._before)
+
+
+def _play_out(deal: Deal, players: Sequence[Player]) -> None:
+    steps = 0
+    while not deal.is_over and steps < PLAYOUT_CAP:
+        seat = deal.current_seat
+        deal.apply(players[seat].act(deal.observation(seat)))
+        steps += 1
+
+
+def estimate_actions(
+    observation: Observation,
+    *,
+    playouts: int | None = None,
+    budget_ms: float | None = None,
+    seed: int = 0,
+) -> Estimates:
+    """Estimate every legal action of the seat to move from its observation only (R9).
+
+    ``playouts`` is the number of determinizations (each action is played out once on each);
+    ``budget_ms`` stops earlier when the next round of playouts would run past the budget.
+    With neither, 32 determinizations. The result depends only on the observation, the seed
+    and ``playouts`` (not on the time) when no time budget is given.
+    """
+    seat = observation.seat
+    legal = observation.legal_actions
+    if seat is None or not legal:
+        raise PlayerError("only the seat to move has legal actions to estimate")
+    if playouts is None and budget_ms is None:
+        playouts = 32
+    if playouts is not None and playouts < 1:
+        raise PlayerError(f"playouts must be at least 1, not {playouts!r}")
+    started = time.perf_counter()
+    deadline = None if budget_ms is None else started + budget_ms / 1000.0
+    valuer = _Valuer(observation, seat)
+    rng = random.Random(seed)
+    values: list[list[float]] = [[] for _ in legal]
+    rounds = 0
+    while playouts is None or rounds < playouts:
+        if deadline is not None and rounds:
+            elapsed = time.perf_counter() - started
+            if time.perf_counter() + elapsed / rounds > deadline:
+                break
+        round_seed = rng.getrandbits(48)
+        chance = SeededChance(round_seed)
+        base = Deal.from_observation(observation, chance)
+        policy = _greedy_policy(round_seed)
+        for index, action in enumerate(legal):  # the same determinization for every action
+            deal = base.copy(SeededChance(round_seed ^ 0x9E3779B9))
+            deal.apply(action)
+            _play_out(deal, [policy(other) for other in range(observation.players)])
+            values[index].append(valuer.value(deal))
+        rounds += 1
+    estimates = []
+    for action, samples in zip(legal, values, strict=True):
+        mean, low, high = _interval(samples)
+        estimates.append(ActionEstimate(action, mean, low, high, len(samples)))
+    return Estimates(
+        seat,
+        tuple(estimates),
+        tuple(tuple(samples) for samples in values),
+        rounds * len(legal),
+        time.perf_counter() - started,
+    )
