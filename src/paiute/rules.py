@@ -25,11 +25,16 @@ from typing import Any
 from paiute.cards import CARDS, JOKERS, Card
 from paiute.errors import N_, Message, RulesError
 
-__all__ = ["MAX_SEATS", "MIN_PLAYERS", "OPTIONS", "PRESETS", "Option", "RuleSet"]
+__all__ = ["DEFAULT_MAX_TURNS", "MAX_SEATS", "MIN_PLAYERS", "OPTIONS", "PRESETS", "Option", "RuleSet"]
 
 MIN_PLAYERS = 2
 #: The most seats any table may have (R2.1: ``max_players`` is at most 8).
 MAX_SEATS = 8
+#: Turns without a call after which a program that needs a bounded deal (every learning
+#: interface and the batch simulator) cuts it, settled as a dead deal (R8.5): R4.7 alone does
+#: not make a deal finite (docs/rules.md, reading 14). Random play averages about 280 turns
+#: with two players; bots call within a few dozen.
+DEFAULT_MAX_TURNS = 1000
 #: Cards that R4.6 says are always outside the hands.
 _CARDS_OUTSIDE_HANDS = 3
 _HAND_SIZE = 5

@@ -1,22 +1,35 @@
 """The PettingZoo AEC environment (paiute.envs.pettingzoo).
 
-PettingZoo's own checks (api_test, seed_test, render_test) and a turn-based parallel
-conversion, then what the environment promises: chips as rewards (R8, R8.6), truncation of
-the R4.7 hole, illegal actions refused with the rule, and observations equal to the seat's
-encoded Observation (R9). ``max_cycles_test`` does not apply: it steps unmasked random actions
-in a parallel environment with ``max_cycles``, which a turn-based game with masks has not.
+PettingZoo's own checks as the library ships them (``api_test``, ``seed_test``,
+``parallel_api_test`` and ``parallel_seed_test`` on the turn-based parallel conversion,
+``render_test``) at every table size 2..8, then what the environment promises: one deal at a
+fresh table per episode with zero-sum float rewards (R8, R8.6), PettingZoo's classic
+illegal-action convention (or ``illegal="raise"``), one truncation rule (the R4.7 hole),
+``max_cycles``, ``state()`` and renders that show a seat only what R9 lets it see.
+
+``max_cycles_test`` is not run: it needs one parallel step to be one action of *every* agent
+(it asserts that the parallel env ends after ``max_cycles`` steps and that every agent of the
+AEC env acted ``max_cycles`` times), which only a simultaneous game can be; in a turn-based game
+one parallel step is one agent's action. It also samples without the mask, and under the classic
+convention the first illegal action ends the deal. :func:`test_max_cycles_cuts_after_that_many_actions_per_agent`
+checks the AEC half of its contract with legal actions.
 """
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
-from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
-from paiute.envs.encoding import ObservationEncoder
-from paiute.envs.pettingzoo import env, raw_env
+from paiute.envs.encoding import CHIP_BOUND, ObservationEncoder
+from paiute.envs.pettingzoo import env, parallel_env, raw_env
 from paiute.errors import IllegalActionError, PaiuteError
+
+ALL_PLAYERS = range(2, 9)
 
 
 def random_legal(observation: dict[str, np.ndarray], rng: np.random.Generator) -> int:
@@ -39,74 +52,150 @@ def play_episode(table, rng: np.random.Generator, seed: int | None = None) -> di
 @pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
 @pytest.mark.filterwarnings("error")
-@pytest.mark.parametrize(("players", "preset"), [(2, "pagat"), (4, "pagat"), (5, "gamerules")])
-def test_pettingzoo_api_test(players: int, preset: str) -> None:
-    api_test(env(players=players, preset=preset), num_cycles=200)
+@pytest.mark.parametrize("players", ALL_PLAYERS)
+def test_pettingzoo_api_test(players: int) -> None:
+    api_test(env(players=players), num_cycles=40)
 
 
-def test_pettingzoo_seed_test() -> None:
-    seed_test(env, num_cycles=200)
+def test_pettingzoo_api_test_gamerules() -> None:
+    api_test(env(players=5, preset="gamerules"), num_cycles=40)
 
 
-def test_pettingzoo_render_test(capsys: pytest.CaptureFixture[str]) -> None:
-    render_test(env)
-    assert "seat 0" in capsys.readouterr().out  # human mode prints the table
+@pytest.mark.parametrize("players", ALL_PLAYERS)
+def test_pettingzoo_seed_tests(players: int) -> None:
+    """seed_test samples with the mask; parallel_seed_test without it (each illegal action
+    ends the deal, the same way in both copies)."""
+    seed_test(functools.partial(env, players=players), num_cycles=40)
+    parallel_seed_test(functools.partial(parallel_env, players=players), num_cycles=40)
 
 
-def test_render_ansi_returns_the_table_as_text() -> None:
-    table = env(players=3, render_mode="ansi")
-    table.reset(seed=1)
-    text = table.render()
-    assert isinstance(text, str)
-    assert text.startswith("deal: 3 players")
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("players", ALL_PLAYERS)
+def test_pettingzoo_parallel_api_test(players: int) -> None:
+    parallel_api_test(parallel_env(players=players), num_cycles=40)
 
 
-def test_turn_based_parallel_conversion_plays_a_deal() -> None:
-    parallel = turn_based_aec_to_parallel(env(players=3))
-    rng = np.random.default_rng(0)
-    observations, _infos = parallel.reset(seed=5)
-    assert set(observations) == {"player_0", "player_1", "player_2"}
-    total: dict[str, float] = dict.fromkeys(parallel.possible_agents, 0.0)
-    for _ in range(10_000):
-        if not parallel.agents:
-            break
-        actions = {}
-        for agent in parallel.agents:
-            mask = observations[agent]["action_mask"]
-            actions[agent] = int(rng.choice(np.flatnonzero(mask))) if mask.any() else 0
-        observations, rewards, _terminations, _truncations, _infos = parallel.step(actions)
-        for agent, reward in rewards.items():
-            total[agent] += reward
-    assert not parallel.agents
-    assert all(value == int(value) for value in total.values())
+@pytest.mark.parametrize("players", ALL_PLAYERS)
+def test_pettingzoo_render_test(players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(functools.partial(env, players=players))
+    assert "sees:" in capsys.readouterr().out  # human mode prints a seat's view
 
 
-def test_r8_6_rewards_are_chips_and_sum_to_what_the_pot_lost() -> None:
-    """Each episode's rewards are the seats' chip changes, stakes included (R8.2); with the
-    pot carried over dead deals (R8.5) they add up to minus the pot's change (R8.6)."""
+def test_is_parallelizable_is_false_as_in_the_classic_envs() -> None:
+    assert raw_env.metadata["is_parallelizable"] is False
+
+
+def test_r2_1_eight_players_need_no_max_players() -> None:
+    table = env(players=8)
+    table.reset(seed=0)
+    assert len(table.agents) == 8
+    assert table.unwrapped.rules.max_players == 8
+    with pytest.raises(PaiuteError, match=r"R2\.1"):
+        env(players=7, max_players=6)  # given: kept
+
+
+# -- episodes, rewards ----------------------------------------------------------------------
+
+
+def test_reset_with_or_without_a_seed_is_a_fresh_table() -> None:
+    table = raw_env(players=3, max_turns=30)
+    rng = np.random.default_rng(2)
+    for seed in (11, None, None, 5, None):
+        play_episode(table, rng, seed)
+        table.reset(seed=seed)
+        assert table.table.balances == [-1, -1, -1]  # the stake only (R8.2)
+        assert table.table.pot == 3
+
+
+def test_r8_5_rewards_are_zero_sum_and_a_dead_deal_pays_zero() -> None:
     for preset, options in (("pagat", {}), ("gamerules", {"payout": "scale"}), ("pagat", {"stake": 3})):
         table = raw_env(players=4, preset=preset, max_turns=200, **options)
         rng = np.random.default_rng(1)
-        seeds = [7, None, None, None, None, None]
-        for seed in seeds:
-            pot_before = 0 if seed is not None else table.table.pot
+        for seed in (7, None, None, None, None, None):
             rewards = play_episode(table, rng, seed)
-            pot_after = table.table.pot
-            assert sum(rewards.values()) == pot_before - pot_after
-            if options.get("payout") == "scale":
-                assert pot_after == 0
+            assert all(isinstance(reward, float) for reward in rewards.values())
+            assert sum(rewards.values()) == 0
+            if table.table.end != "over":
+                assert set(rewards.values()) == {0.0}
 
 
-def test_reset_without_a_seed_passes_the_deal_to_the_left() -> None:
-    table = raw_env(players=3)
+def test_carry_match_carries_the_balances_and_the_pot() -> None:
+    """carry_match=True: the deal passes left (R2.3), a dead deal's pot is carried (R8.5),
+    the balances stay; rewards are still zero-sum (chips plus a share of the pot)."""
+    table = raw_env(players=3, max_turns=40, carry_match=True)
     rng = np.random.default_rng(2)
-    table.reset(seed=11)
-    first = table.table.deal.dealer
     play_episode(table, rng, seed=11)
-    table.reset()
-    assert table.table.deal.dealer == (first + 1) % 3  # R2.3
+    first = table.table.deal.dealer
+    balances, pot = list(table.table.balances), table.table.pot
+    rewards = play_episode(table, rng)
+    assert table.table.deal.dealer == (first + 1) % 3
+    assert sum(rewards.values()) == pytest.approx(0.0)
+    change = [b - a for a, b in zip(balances, table.table.balances, strict=True)]
+    share = (table.table.pot - pot) / 3
+    assert [rewards[a] for a in table.possible_agents] == pytest.approx([c + share for c in change])
     table.reset(options={"dealer": 0})
     assert table.table.deal.dealer == 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    players=st.integers(2, 8),
+    carry=st.booleans(),
+    preset=st.sampled_from(["pagat", "gamerules"]),
+)
+def test_random_legal_play_is_zero_sum_and_inside_the_declared_bounds(
+    seed: int, players: int, carry: bool, preset: str
+) -> None:
+    """Random legal play over seeds: every deal's rewards sum to zero; every observation,
+    also of a match carried over many deals (stake 50 makes the chips move fast), lies in
+    its declared Box, and so does state()."""
+    options = {"stake": 50, "max_turns": 60} if carry else {"max_turns": 60}
+    table = raw_env(players=players, preset=preset, carry_match=carry, **options)
+    rng = np.random.default_rng(seed)
+    space = table.observation_space("player_0")["observation"]
+    for episode in range(4 if carry else 1):
+        table.reset(seed=seed if episode == 0 else None)
+        collected = dict.fromkeys(table.possible_agents, 0.0)
+        for agent in table.agent_iter(10_000):
+            observation, reward, termination, truncation, _ = table.last()
+            collected[agent] += reward
+            assert space.contains(observation["observation"]), agent
+            assert table.state_space.contains(table.state())
+            table.step(None if termination or truncation else random_legal(observation, rng))
+        assert sum(collected.values()) == pytest.approx(0.0)
+
+
+def test_carried_chip_features_are_clipped_to_the_bound() -> None:
+    table = raw_env(players=2, carry_match=True, stake=1)
+    table.reset(seed=0)
+    table.table.balances = [1000, -1000]  # far beyond the bound: a long match
+    table.reset()
+    encoder = table.encoder
+    vector = table.observe("player_0")["observation"]
+    assert encoder.slice(vector, "seat0.balance")[0] == CHIP_BOUND
+    assert encoder.slice(vector, "seat1.balance")[0] == -CHIP_BOUND
+    assert table.observation_space("player_0")["observation"].contains(vector)
+
+
+def test_end_of_deal_infos_say_why_with_chips_and_winners() -> None:
+    table = env(players=3)
+    rng = np.random.default_rng(4)
+    table.reset(seed=3)
+    seen: dict[str, dict[str, object]] = {}
+    for agent in table.agent_iter():
+        observation, _, termination, truncation, info = table.last()
+        if termination or truncation:
+            seen[agent] = info
+        table.step(None if termination or truncation else random_legal(observation, rng))
+    info = seen["player_0"]
+    assert len(seen) == 3
+    assert all(other == info for other in seen.values())
+    assert info["end"] in ("over", "dead", "max_turns")
+    assert sum(info["chips"]) == -info["pot"]  # R8.6
+    assert len(info["rewards"]) == 3
+    if info["end"] == "over":
+        assert info["winners"]
 
 
 def test_same_seed_same_deal() -> None:
@@ -117,31 +206,91 @@ def test_same_seed_same_deal() -> None:
     assert np.array_equal(one.observe("player_1")["observation"], two.observe("player_1")["observation"])
 
 
-def test_r4_7_hole_is_truncated_after_max_turns() -> None:
+# -- truncation -----------------------------------------------------------------------------
+
+
+def hoard(mask: np.ndarray) -> int:
+    """Draw from the discard pile when possible, then discard the first card: no deal ends."""
+    return 1 if mask[1] else int(np.flatnonzero(mask[2:56])[0]) + 2
+
+
+def test_r4_7_hole_is_cut_after_max_turns_and_pays_zero() -> None:
     """Players who only ever draw from the discard pile never end a deal (the R4.7 hole):
-    the environment truncates it after max_turns turns and settles it as a dead deal."""
+    the deal is cut after max_turns turns without a call, settled as a dead deal (R8.5)."""
     table = env(players=3, preset="gamerules", max_turns=12)  # gamerules: open discard pile
     table.reset(seed=4)
     steps = 0
     for _agent in table.agent_iter(1000):
-        observation, reward, termination, truncation, _ = table.last()
+        observation, reward, termination, truncation, info = table.last()
         if termination or truncation:
             assert truncation
             assert not termination
-            assert reward == -1  # the stake stays in the pot (R8.5)
+            assert reward == 0.0  # a fresh table: the stakes go back
+            assert info["end"] == "max_turns"
             table.step(None)
             continue
-        mask = observation["action_mask"]
-        action = 1 if mask[1] else int(np.flatnonzero(mask[2:56])[0]) + 2  # draw discard, discard
-        table.step(action)
+        table.step(hoard(observation["action_mask"]))
         steps += 1
     assert steps == 24  # 12 turns of two decisions
     assert table.unwrapped.table.truncated
-    assert table.unwrapped.table.pot == 3
+    assert table.unwrapped.table.pot == 3  # the ledger: R8.5 keeps the stakes in the pot
 
 
-def test_illegal_action_raises_naming_the_rule_and_changes_nothing() -> None:
+def test_max_cycles_cuts_after_that_many_actions_per_agent() -> None:
+    """The AEC half of max_cycles_test, with legal actions: every agent acts max_cycles times,
+    then each is iterated once more (with None) and the deal is truncated."""
+    for players in (2, 5):
+        table = env(players=players, preset="gamerules", max_cycles=4)
+        table.reset(seed=1)
+        counts = dict.fromkeys(table.possible_agents, 0)
+        for agent in table.agent_iter():
+            counts[agent] += 1
+            observation, _, termination, truncation, info = table.last()
+            table.step(None if termination or truncation else hoard(observation["action_mask"]))
+        assert set(counts.values()) == {5}
+        assert info["end"] == "max_cycles"
+    with pytest.raises(PaiuteError, match="max_cycles"):
+        env(max_cycles=0)
+
+
+# -- illegal actions ------------------------------------------------------------------------
+
+
+def test_illegal_action_ends_the_deal_as_terminate_illegal_wrapper_does() -> None:
+    """PettingZoo's classic convention: the offender -1, the others 0, every agent
+    terminated, the infos say why (with the rule)."""
     table = env(players=4)
+    table.reset(seed=1)
+    offender = table.agent_selection
+    table.step(2)  # discard before drawing
+    assert all(table.terminations.values())
+    assert table.rewards == {agent: (-1.0 if agent == offender else 0.0) for agent in table.possible_agents}
+    info = table.infos[offender]
+    assert info["rule"] == "R4.2"
+    assert "R4.2" in info["illegal"]
+    assert info["offender"] == offender
+    assert info["end"] == "illegal"
+    collected = dict.fromkeys(table.possible_agents, 0.0)
+    for agent in table.agent_iter():
+        _, reward, termination, _, _ = table.last()
+        assert termination
+        collected[agent] += reward
+        table.step(None)
+    assert collected[offender] == -1.0
+    assert sum(collected.values()) == -1.0
+
+
+def test_out_of_range_action_is_illegal_too() -> None:
+    table = env(players=2, illegal_reward=-5)
+    table.reset(seed=0)
+    offender = table.agent_selection
+    table.step(111)
+    assert table.rewards[offender] == -5.0
+    assert "unknown action id" in table.infos[offender]["illegal"]
+
+
+def test_illegal_raise_keeps_the_engine_error_and_changes_nothing() -> None:
+    table = env(players=4, illegal="raise")
     table.reset(seed=1)
     agent = table.agent_selection
     before = table.observe(agent)["observation"].copy()
@@ -151,6 +300,9 @@ def test_illegal_action_raises_naming_the_rule_and_changes_nothing() -> None:
         table.step(111)
     assert table.agent_selection == agent
     assert np.array_equal(table.observe(agent)["observation"], before)
+
+
+# -- what a seat sees -----------------------------------------------------------------------
 
 
 def test_r9_observations_are_the_encoded_seat_observations() -> None:
@@ -172,6 +324,63 @@ def test_r9_observations_are_the_encoded_seat_observations() -> None:
         table.step(None if termination or truncation else random_legal(observation, rng))
 
 
+def test_state_is_the_whole_table_for_critics() -> None:
+    table = raw_env(players=3)
+    table.reset(seed=2)
+    state = table.state()
+    assert state.shape == table.state_space.shape
+    encoder = table.encoder
+    layout = {field.name: field for field in encoder.state_layout()}
+    deal = table.table.deal
+    for seat in range(3):
+        hands = layout[f"hands.{seat}"]
+        assert sorted(np.flatnonzero(state[hands.offset : hands.end]).tolist()) == sorted(deal.hand(seat))
+    stock = layout["stock"]
+    order = state[stock.offset : stock.end]
+    assert np.count_nonzero(order) == deal.stock_size
+    assert int(np.argmin(np.where(order > 0, order, 2))) == deal.stock_cards()[-1]  # drawn next
+
+
+def hidden_cards(table: raw_env, seat: int) -> set[str]:
+    """Cards in other hands that ``seat`` may not see (R9.2, R9.3): not shown, not known, and
+    not wild (every view lists the wild cards, R3.1, which says nothing of where they are)."""
+    deal = table.table.deal
+    observation = deal.observation(seat)
+    known = {card for cards in observation.known_cards for card in cards} | set(deal.wild_cards)
+    return {str(card) for other in range(table.table.players) if other != seat for card in deal.hand(other)} - {
+        str(card) for card in known
+    }
+
+
+@pytest.mark.parametrize("view", ["agent", "player_1", 2])
+def test_r9_render_never_prints_an_opponents_hidden_card(view: str | int) -> None:
+    table = raw_env(players=3, render_mode="ansi", render_view=view)
+    rng = np.random.default_rng(6)
+    for seed in range(3):
+        table.reset(seed=seed)
+        for _agent in table.agent_iter(300):
+            shown = table._render_seat
+            seat = table.table.deal.current_seat if shown is None else shown
+            text = table.render()
+            assert isinstance(text, str)
+            words = set(text.replace(",", " ").split())
+            assert not words & hidden_cards(table, seat), text
+            observation, _, termination, truncation, _ = table.last()
+            table.step(None if termination or truncation else random_legal(observation, rng))
+
+
+def test_render_view_table_shows_every_hand_only_when_asked() -> None:
+    table = raw_env(players=3, render_mode="ansi", render_view="table")
+    table.reset(seed=1)
+    text = table.render()
+    assert isinstance(text, str)
+    assert text.startswith("deal: 3 players")
+    for seat in range(3):
+        assert all(str(card) in text for card in table.table.deal.hand(seat))
+    with pytest.raises(PaiuteError, match="render_view"):
+        raw_env(render_view="everyone")
+
+
 def test_observations_are_new_arrays_every_call() -> None:
     table = env(players=2)
     table.reset(seed=0)
@@ -187,3 +396,5 @@ def test_bad_options_are_refused() -> None:
         env(payouts="pot")
     with pytest.raises(ValueError, match="render_mode"):
         env(render_mode="rgb_array")
+    with pytest.raises(PaiuteError, match="illegal"):
+        env(illegal="ignore")

@@ -50,7 +50,13 @@ def register() -> None:
 def _register_with(gymnasium: ModuleType) -> None:
     # The entry point is a string: the environment module is imported only by gymnasium.make.
     if GYMNASIUM_ID not in gymnasium.registry:
-        gymnasium.register(id=GYMNASIUM_ID, entry_point="paiute.envs.gymnasium:PaiuteEnv")
+        # ActionMasks outermost: ``action_masks()`` on what gymnasium.make returns.
+        masks = gymnasium.envs.registration.WrapperSpec(
+            "ActionMasks", "paiute.envs.gymnasium:ActionMasks", {}
+        )
+        gymnasium.register(
+            id=GYMNASIUM_ID, entry_point="paiute.envs.gymnasium:PaiuteEnv", additional_wrappers=(masks,)
+        )
 
 
 if "gymnasium" in sys.modules:  # already loaded, so registering costs nothing

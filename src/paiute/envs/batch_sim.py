@@ -29,8 +29,18 @@ so a deal depends only on the seed, its index and the actions chosen, never on t
 or on how the deals are split between processes (:func:`run_parallel`).
 
 The R4.7 hole (a deal in which nobody ever draws from the stock never ends) is closed by
-``max_turns``: a deal still running after that many turns stops with status
-:data:`TRUNCATED`, reported apart from dead deals (R4.7) and won deals.
+``max_turns`` (:data:`~paiute.rules.DEFAULT_MAX_TURNS`, the same default as every learning
+interface): a deal still running after that many turns is *cut*, with status
+:data:`TRUNCATED` (reported apart from dead deals, R4.7, and won deals) and settled as a dead
+deal (R8.5): every stake stays in the pot. :attr:`BatchResult.rewards` gives what the
+environments and the OpenSpiel game pay for a deal at a fresh table: the chips plus an equal
+share of what is left in the pot, so a dead or cut deal pays every seat 0.
+
+The compiled kernels cut a deal after ``max_turns`` turns even after a call; the environments
+and OpenSpiel cut only a deal without a call (after a call the last round is played out, as
+R4.7 plays it out). The two agree whenever the first call comes before turn
+``max_turns - players + 1``; the kernel change that makes them agree always is written down
+in ``tests/envs/test_truncation.py`` (an expected failure until it is merged).
 """
 
 from __future__ import annotations
@@ -53,7 +63,7 @@ from paiute.envs.encoding import COUNT_SCALE, Field, ObservationEncoder
 from paiute.errors import IllegalActionError, PaiuteError, ParseError
 from paiute.evaluator import STRAIGHT_FLUSH_WINDOWS, rank_codes
 from paiute.parallel import default_workers, parallel_map
-from paiute.rules import RuleSet
+from paiute.rules import DEFAULT_MAX_TURNS, RuleSet
 
 __all__ = [
     "DEAD",
@@ -359,6 +369,14 @@ class BatchResult:
     rebuild_log: npt.NDArray[np.uint8] | None = None
     rebuild_offsets: npt.NDArray[np.int64] | None = None
 
+    @property
+    def rewards(self) -> npt.NDArray[np.float64]:
+        """``[N, P]``: what each seat gets for the deal at a fresh table, as the environments
+        and the OpenSpiel game pay it: its chips plus an equal share of what the pot kept
+        (every stake was paid equally, R8.2). A row sums to zero; a dead or cut deal is all 0."""
+        rewards: npt.NDArray[np.float64] = self.payouts + self.pot[:, None] / self.players
+        return rewards
+
     def __len__(self) -> int:
         return int(self.status.size)
 
@@ -515,7 +533,7 @@ _ARRAY_FIELDS = (
 
 
 def rule_params(
-    rules: RuleSet, players: int, *, dealer: int | None = None, max_turns: int = 1000, record: bool = False
+    rules: RuleSet, players: int, *, dealer: int | None = None, max_turns: int = DEFAULT_MAX_TURNS, record: bool = False
 ) -> npt.NDArray[np.int64]:
     """The rules as the kernels read them: an int64 array indexed by the ``P_*`` constants of
     :mod:`paiute.envs.batch_kernels`. Chips are 64-bit integers there: a stake or unit so
@@ -559,7 +577,7 @@ class BatchSimulator:
         seed: int = 0,
         *,
         dealer: int | None = None,
-        max_turns: int = 1000,
+        max_turns: int = DEFAULT_MAX_TURNS,
     ) -> None:
         rules.check_players(players)
         if batch_size < 1:
@@ -676,6 +694,15 @@ class BatchSimulator:
         players = self.players
         n = slice(0, count)
         winners = ((batch.winners[n, None] >> np.arange(players)) & 1).astype(np.bool_)
+        status = batch.status[n].astype(np.int8)
+        payouts = batch.payouts[n, :players].copy()
+        pot = batch.pot[n].copy()
+        if self.rules.payout == "pot":
+            # A cut deal is settled as a dead one (R8.5): the kernels stop it before its
+            # settlement, so its stakes go into the pot here and stay there.
+            cut = status == TRUNCATED
+            payouts[cut] = -self.rules.stake
+            pot[cut] = self.rules.stake * players
         recorded: dict[str, Any] = {}
         if record:
             recorded["decks"] = batch.deck[n, : self.rules.pack_size].copy()
@@ -702,11 +729,11 @@ class BatchSimulator:
             players=players,
             seed=self.seed,
             first_deal=first,
-            status=batch.status[n].astype(np.int8),
+            status=status,
             dealer=batch.dealer[n].astype(np.int8),
             winners=winners,
-            payouts=batch.payouts[n, :players].copy(),
-            pot=batch.pot[n].copy(),
+            payouts=payouts,
+            pot=pot,
             decisions=batch.n_actions[n].astype(np.int32),
             turns=batch.turns[n].astype(np.int32),
             rebuilds=batch.rebuilds[n].astype(np.int32),
@@ -943,7 +970,7 @@ def run_parallel(
     batch_size: int = 4096,
     chunk: int | None = None,
     dealer: int | None = None,
-    max_turns: int = 1000,
+    max_turns: int = DEFAULT_MAX_TURNS,
     record: bool = False,
 ) -> BatchResult:
     """Random play of ``deals`` deals split into chunks over ``workers`` processes

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CARD_PLANES",
+    "CHIP_BOUND",
     "NUM_ACTIONS",
     "SEAT_SCALARS",
     "DealEncoder",
@@ -72,6 +73,10 @@ COUNT_SCALE = 100
 #: A call's value is its evaluator code (``Value.code``, below ``8 << 12``) divided by this.
 VALUE_SCALE = float(8 << 12)
 _CATEGORIES = tuple(Category)  # R5 order, Paiute first
+#: Chip features (``balance``, ``pot``) are chips / chip scale, clipped to [-CHIP_BOUND,
+#: CHIP_BOUND]. One deal at a fresh table always stays inside (at most 10 units won from
+#: each other seat, R8.4); a match carried across episodes is clipped there.
+CHIP_BOUND = 10.0
 
 #: The card planes of every seat block, in order: (name, meaning).
 CARD_PLANES: tuple[tuple[str, str], ...] = (
@@ -91,7 +96,7 @@ SEAT_SCALARS: tuple[tuple[str, str, float], ...] = (
     ("draws", f"its draws this deal / {COUNT_SCALE} (clipped to 1)", float(COUNT_SCALE)),
     ("pile_draws", f"its draws from the discard pile / {COUNT_SCALE} (clipped to 1)", float(COUNT_SCALE)),
     ("not_drawn", "1 if it has not drawn yet this deal (its next turn is its first, R5.7)", 1.0),
-    ("balance", "its chips / chip scale (see `pot`)", 10.0),
+    ("balance", f"its chips / chip scale (see `pot`), clipped to ±{CHIP_BOUND:g}", 10.0),
 )
 
 
@@ -170,7 +175,8 @@ class ObservationEncoder:
         add(
             "pot",
             1,
-            "chips in the pot / chip scale (stake × players, or unit × players for scale payouts; 1 when that is 0)",
+            "chips in the pot / chip scale (stake × players, or unit × players for scale payouts; 1 when that is 0),"
+            f" clipped to {CHIP_BOUND:g}",
             10.0,
         )
         self.seat_offset = fields[-1].end
@@ -216,18 +222,50 @@ class ObservationEncoder:
 
     def bounds(self) -> tuple[Float32Array, Float32Array]:
         """Lowest and highest values of every entry (for a Gymnasium ``Box``): 0 and 1, but
-        chips (``balance``, ``pot``) and ``rebuilds`` (unlimited after a call, R4.7), which are
-        bounded only by float32."""
-        big = np.finfo(np.float32).max
+        the chips (``balance`` within ±:data:`CHIP_BOUND`, ``pot`` within [0, CHIP_BOUND])
+        and ``rebuilds``: at most ``max_rebuilds`` before a call (R4.7), then at most one for
+        each of the last round's ``players - 1`` draws (R7.2)."""
         low = np.zeros(self.size, np.float32)
         high = np.ones(self.size, np.float32)
         for field in self.layout:
             if field.name.endswith("balance"):
-                low[field.offset : field.end] = -big
-                high[field.offset : field.end] = big
-            elif field.name in ("pot", "rebuilds"):
-                high[field.offset : field.end] = big
+                low[field.offset : field.end] = -CHIP_BOUND
+                high[field.offset : field.end] = CHIP_BOUND
+            elif field.name == "pot":
+                high[field.offset : field.end] = CHIP_BOUND
+            elif field.name == "rebuilds":
+                most = self.rules.max_rebuilds + self.players - 1
+                high[field.offset : field.end] = most / (self.rules.max_rebuilds + 1)
         return low, high
+
+    # -- the whole table, for centralised critics -----------------------------------------------
+
+    @property
+    def state_size(self) -> int:
+        """Length of :meth:`DealEncoder.encode_state`: see :meth:`state_layout`."""
+        return self.size + (self.players + 1) * self.cards
+
+    def state_layout(self) -> tuple[Field, ...]:
+        """The fields of the whole-table vector (it sees *everything*: never a seat's input, R9):
+        the observation layout with the seat blocks in absolute seat order (``seat0`` is seat
+        0; ``hand``, ``my_turn`` and ``first_turn`` are 0), then ``hands.k`` (seat k's hand)
+        for every seat and ``stock`` ((place from the top + 1) / C for each card in the stock:
+        1/C is drawn next)."""
+        fields = list(self.layout)
+        for seat in range(self.players):
+            fields.append(Field(f"hands.{seat}", fields[-1].end, self.cards, f"1 for each card in seat {seat}'s hand"))
+        fields.append(
+            Field("stock", fields[-1].end, self.cards, f"stock: (place from the top + 1) / {self.cards} for each card")
+        )
+        return tuple(fields)
+
+    def state_bounds(self) -> tuple[Float32Array, Float32Array]:
+        """Lowest and highest values of every entry of the whole-table vector."""
+        low, high = self.bounds()
+        extra = (self.players + 1) * self.cards
+        return np.concatenate([low, np.zeros(extra, np.float32)]), np.concatenate(
+            [high, np.ones(extra, np.float32)]
+        )
 
     def int8_scale(self, name: str) -> float:
         """``encode_int8`` stores ``round(value * scale)`` for this field, saturated to int8."""
@@ -478,10 +516,10 @@ class DealEncoder:
             o = self._o_seat[seat]
             v[o + s["hand_size"]] = HAND_SIZE / 6
             v[o + s["not_drawn"]] = 1.0
-            v[o + s["balance"]] = balances[seat] / scale
+            v[o + s["balance"]] = min(max(balances[seat] / scale, -CHIP_BOUND), CHIP_BOUND)
         v[self._o_seat[dealer] + s["dealer"]] = 1.0
         v[self._o_seat[self._seat] + s["to_act"]] = 1.0
-        v[self._o_pot] = pot / scale
+        v[self._o_pot] = min(max(pot / scale, 0.0), CHIP_BOUND)
 
     def _pile_push(self, card: Card) -> None:
         v = self._abs
@@ -629,6 +667,27 @@ class DealEncoder:
             out[o + card] = 1.0
         out[self._o_my_turn] = float(seat == self._seat and self._phase != 2)
         out[self._o_first] = float(self.first_turn(seat))
+        return out
+
+
+    def encode_state(
+        self, hands: Sequence[Iterable[Card]], stock: Sequence[Card], out: Float32Array | None = None
+    ) -> Float32Array:
+        """The whole table (:meth:`ObservationEncoder.state_layout`) given every seat's hand
+        and the stock, bottom card first: for centralised critics only (it sees everything)."""
+        enc = self.encoder
+        cards = enc.cards
+        if out is None:
+            out = np.empty(enc.state_size, np.float32)
+        out[: enc.size] = self._abs
+        out[enc.size :] = 0.0
+        for seat, hand in enumerate(hands):
+            base = enc.size + seat * cards
+            for card in hand:
+                out[base + card] = 1.0
+        base = enc.size + len(hands) * cards
+        for place, card in enumerate(reversed(stock)):
+            out[base + card] = (place + 1) / cards
         return out
 
 

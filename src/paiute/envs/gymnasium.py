@@ -18,20 +18,28 @@
   actions are the ids of :mod:`paiute.actions` (``Discrete(111)``). The legal ones are in
   ``info["action_mask"]`` and :meth:`PaiuteEnv.action_masks` (for sb3-contrib's maskable
   algorithms).
-* An illegal action raises :class:`~paiute.errors.IllegalActionError` naming the rule, and
-  changes nothing (``illegal="raise"``, the default). With ``illegal="penalty"`` it ends the
-  episode instead: reward ``illegal_reward`` (default: minus the chip scale, stake × players
-  or unit × players), ``terminated``, ``info["illegal"]`` the error text, and the deal is
-  settled as a dead deal (R8.5). Gymnasium's ``check_env`` steps random actions, so it needs
-  ``illegal="penalty"``.
-* The reward is the seat's chip change for the deal, stake included (R8), given when the
-  deal ends. ``reset(seed=s)`` starts a new match; ``reset()`` deals the next deal of the
-  match (the dealer passes left, R2.3; a dead deal's pot is carried, R8.5).
-* ``max_turns`` truncates a deal still going after that many turns (the R4.7 hole).
+* **An episode is one deal at a fresh table** (no chips won, an empty pot, a random dealer,
+  R2.3), with or without a seed; ``carry_match=True`` carries the balances and a dead deal's
+  pot (R8.5) from deal to deal instead. The reward (a float) comes when the deal ends: the
+  seat's change of chips plus its share of the pot (:mod:`paiute.envs.table`), so a dead or
+  cut deal pays 0. The last ``info`` says why it ended and gives every seat's chips and the
+  winners, as the PettingZoo environment's end-of-deal ``infos`` do.
+* **Illegal actions** end the episode (``illegal="terminate"``, the default, as PettingZoo's
+  classic convention): reward ``illegal_reward`` (-1), ``terminated``, ``info["illegal"]`` the
+  error naming the rule, ``info["rule"]`` the rule; the deal is settled as a dead deal.
+  ``illegal="raise"`` raises :class:`~paiute.errors.IllegalActionError` instead, changing
+  nothing (``"penalty"`` is an old name for ``"terminate"``).
+* ``max_turns`` turns without a call cut the deal (the R4.7 hole): ``truncated``, settled as
+  a dead deal, the same rule as every other interface.
+* ``gymnasium.make`` adds :class:`ActionMasks` outermost, so ``env.action_masks()`` (what
+  sb3-contrib's ``get_action_masks`` calls) works on what it returns; under wrappers of your
+  own use ``env.get_wrapper_attr("action_masks")()`` or ``env.unwrapped.action_masks()``.
+* ``render()`` shows only what our seat may see (R9).
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -42,12 +50,11 @@ from gymnasium import spaces
 from paiute.actions import NUM_ACTIONS
 from paiute.envs import register
 from paiute.envs.encoding import Float32Array, Int8Array
-from paiute.envs.table import DEFAULT_MAX_TURNS, Table
-from paiute.errors import IllegalActionError, PaiuteError
+from paiute.envs.table import DEFAULT_MAX_TURNS, Table, rules_for
+from paiute.errors import PaiuteError
 from paiute.players import Player, make_player
-from paiute.rules import RuleSet
 
-__all__ = ["PaiuteEnv", "register"]
+__all__ = ["ActionMasks", "PaiuteEnv", "register"]
 
 BoolArray = np.ndarray[Any, np.dtype[np.bool_]]
 
@@ -65,20 +72,21 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
         preset: str = "pagat",
         render_mode: str | None = None,
         max_turns: int = DEFAULT_MAX_TURNS,
-        illegal: str = "raise",
-        illegal_reward: float | None = None,
+        illegal: str = "terminate",
+        illegal_reward: float = -1.0,
+        carry_match: bool = False,
         **options: Any,
     ) -> None:
-        self.rules = RuleSet.from_preset(preset, **options)
-        self.table = Table(self.rules, players, max_turns=max_turns)
-        if not 0 <= seat < players:
+        self.rules = rules_for(preset, players, options)
+        self.table = Table(self.rules, players, max_turns=max_turns, carry_match=carry_match)
+        if not isinstance(seat, int) or not 0 <= seat < players:
             raise PaiuteError(f"R2.2 seat {seat!r} is not one of the {players} seats")
-        if max_turns < players:
-            raise PaiuteError(f"max_turns {max_turns} is less than a round: seat {seat} might never act")
         if render_mode not in (None, "human", "ansi"):
             raise PaiuteError(f"render_mode {render_mode!r}: expected None, 'human' or 'ansi'")
-        if illegal not in ("raise", "penalty"):
-            raise PaiuteError(f"illegal={illegal!r}: expected 'raise' or 'penalty'")
+        if illegal == "penalty":  # the old name
+            illegal = "terminate"
+        if illegal not in ("terminate", "raise"):
+            raise PaiuteError(f"illegal={illegal!r}: expected 'terminate' or 'raise'")
         specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != players - 1:
             raise PaiuteError(f"{len(specs)} opponent specs for {players - 1} other seats")
@@ -87,22 +95,21 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
         self.opponent_specs = specs
         self.render_mode = render_mode
         self.illegal = illegal
-        encoder = self.table.encoder
-        self.illegal_reward = -encoder.chip_scale if illegal_reward is None else float(illegal_reward)
-        low, high = encoder.bounds()
+        self.illegal_reward = float(illegal_reward)
+        low, high = self.table.encoder.bounds()
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)  # type: ignore[assignment]
         # Opponents by seat (None at our own); built (and seeded) at the first reset.
         self._opponents: list[Player | None] = []
         self._started = False
-        self._illegal_end = False
 
     # -- episodes ------------------------------------------------------------------------------
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Float32Array, dict[str, Any]]:
-        """Deal a new deal (``options={"dealer": k}`` chooses the dealer); a seed starts a new match."""
+        """Deal a new deal at a fresh table (``options={"dealer": k}`` chooses the dealer); a
+        seed also reseeds the opponents (and starts a new match with ``carry_match``)."""
         super().reset(seed=seed)
         table = self.table
         if seed is not None or not self._started:
@@ -111,7 +118,6 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
             self._started = True
         dealer = None if options is None else options.get("dealer")
         table.start_deal(self.np_random, dealer=dealer)
-        self._illegal_end = False
         self._play_opponents()
         if self.render_mode == "human":
             self.render()
@@ -127,33 +133,24 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
                 opponents.append(make_player(next(specs), seed=int(self.np_random.integers(2**31))))
         return opponents
 
-    def step(self, action: int) -> tuple[Float32Array, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Float32Array, float, bool, bool, dict[str, Any]]:
         table = self.table
-        if table.done or self._illegal_end:
+        if table.done:
             raise PaiuteError("the episode has ended: call reset()")
         try:
-            table.apply(int(action))
-        except PaiuteError as error:  # IllegalActionError names the rule; out of range too
+            table.apply(operator.index(action))
+        except (PaiuteError, TypeError) as error:  # IllegalActionError names the rule
             if self.illegal == "raise":
                 raise
-            return self._penalise(error)
+            failure = error if isinstance(error, PaiuteError) else PaiuteError(f"bad action {action!r}: {error}")
+            table.abandon(failure, self.seat)
+            return table.encode(self.seat), self.illegal_reward, True, False, self._info()
         self._play_opponents()
         if self.render_mode == "human":
             self.render()
-        reward = float(table.rewards[self.seat]) if table.done else 0.0
+        reward = table.rewards[self.seat] if table.done else 0.0
         terminated = table.done and not table.truncated
         return table.encode(self.seat), reward, terminated, table.truncated, self._info()
-
-    def _penalise(self, error: PaiuteError) -> tuple[Float32Array, float, bool, bool, dict[str, Any]]:
-        """``illegal="penalty"``: end the episode, settled as a dead deal (R8.5)."""
-        table = self.table
-        table.abandon()
-        self._illegal_end = True
-        info = self._info()
-        info["illegal"] = str(error)
-        if isinstance(error, IllegalActionError):
-            info["rule"] = error.rule
-        return table.encode(self.seat), self.illegal_reward, True, False, info
 
     def _play_opponents(self) -> None:
         """Let the bots act until it is our seat's turn or the deal is done."""
@@ -179,10 +176,11 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
         table = self.table
         info: dict[str, Any] = {"action_mask": table.mask(self.seat), "turns": table.turns}
         if table.done:
-            info["chips"] = list(table.rewards)
-            outcome = table.deal.outcome
-            if outcome is not None and not outcome.dead:
-                info["winners"] = list(outcome.winners)
+            info.update(table.end_info())
+            if table.illegal:
+                info["rewards"] = [
+                    self.illegal_reward if seat == self.seat else 0.0 for seat in range(self.players)
+                ]
         return info
 
     def render(self) -> str | None:
@@ -190,15 +188,36 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
             gymnasium.logger.warn("render() was called without a render_mode (None, 'human' or 'ansi')")
             return None
         table = self.table
-        text = self.table.encoder.describe(table.observation(self.seat))
-        if table.truncated:
-            text += f"\ntruncated after {table.turns} turns (settled as a dead deal, R4.7, R8.5)"
+        text = table.encoder.describe(table.observation(self.seat))
         if table.done:
-            text += f"\nchips this deal: {table.rewards[self.seat]:+d}"
+            text += f"\nthe deal ended: {table.end}"
+            if table.truncated:
+                text += f" (cut after {table.turns} turns without a call, settled as dead, R8.5)"
+            text += f"\nreward this deal: {table.rewards[self.seat]:+g}"
         if self.render_mode == "ansi":
             return text
         print(text)
         return None
+
+
+class ActionMasks(gymnasium.Wrapper[Float32Array, int, Float32Array, int], gymnasium.utils.RecordConstructorArgs):
+    """The outermost wrapper ``gymnasium.make`` adds: it makes :meth:`PaiuteEnv.action_masks`
+    reachable on what ``make`` returns (Gymnasium 1.x wrappers forward no other attributes),
+    which is where sb3-contrib's ``get_action_masks`` and ``is_masking_supported`` look."""
+
+    def __init__(self, env: gymnasium.Env[Float32Array, int]) -> None:
+        gymnasium.utils.RecordConstructorArgs.__init__(self)
+        gymnasium.Wrapper.__init__(self, env)
+
+    def action_masks(self) -> BoolArray:
+        """The legal actions of the wrapped :class:`PaiuteEnv` now, as booleans."""
+        masks: BoolArray = self.env.get_wrapper_attr("action_masks")()
+        return masks
+
+    def action_mask(self) -> Int8Array:
+        """The legal actions now, as an int8 mask of ``NUM_ACTIONS``."""
+        mask: Int8Array = self.env.get_wrapper_attr("action_mask")()
+        return mask
 
 
 register()  # paiute/Paiute-v0 (idempotent)

@@ -47,7 +47,7 @@ from paiute.envs.openspiel_observer import PaiuteObserver
 from paiute.envs.openspiel_table import Table
 from paiute.errors import PaiuteError, RulesError
 from paiute.observation import Observation
-from paiute.rules import MAX_SEATS, MIN_PLAYERS, OPTIONS, PRESETS, RuleSet
+from paiute.rules import DEFAULT_MAX_TURNS, MAX_SEATS, MIN_PLAYERS, OPTIONS, PRESETS, RuleSet
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
@@ -62,9 +62,6 @@ __all__ = [
 ]
 
 SHORT_NAME = "python_paiute"
-#: Turns without a call after which a deal ends as dead (R8.5): far more than a deal needs
-#: (random play averages about 280 turns with two players; bots call within a few dozen).
-DEFAULT_MAX_TURNS = 1000
 #: The value of a preset-dependent option that means "as the preset says".
 FROM_PRESET = "preset"
 _ON_OFF = {True: "on", False: "off"}
@@ -129,11 +126,15 @@ class GameSettings:
                         f"bad value for option {option.name}: {value!r} ({FROM_PRESET}, on or off)"
                     )
                 _, options[option.name] = RuleSet.parse_option(f"{option.name}={value}")
+        players = _whole(values, "players")
+        # R2.1: max_players follows players (up to 8) unless set to something else than its
+        # default (OpenSpiel fills every parameter in, so "not given" reads as the default).
+        if options["max_players"] == PARAMETERS["max_players"] and isinstance(players, int):
+            options["max_players"] = max(players, RuleSet().max_players)
         preset = values["preset"]
         if not isinstance(preset, str):
             raise RulesError(f"bad preset {preset!r}: expected a name ({', '.join(PRESETS)})")
         rules = RuleSet.from_preset(preset, **options)
-        players = _whole(values, "players")
         rules.check_players(players)
         dealer = _whole(values, "dealer")
         if dealer == -1:
@@ -179,6 +180,8 @@ def game_parameters(
         "max_turns": max_turns,
     }
     for name, value in rules.to_dict().items():
+        if name == "max_players" and value == max(players, RuleSet().max_players):
+            continue  # what max_players follows anyway
         if name != "preset":
             wanted[name] = _ON_OFF[value] if name in _PRESET_OPTIONS and isinstance(value, bool) else value
     return {name: value for name, value in wanted.items() if value != PARAMETERS[name]}

@@ -9,50 +9,70 @@
 >>> table.step(0)  # draw stock
 
 * Agents ``player_0`` ... ``player_{n-1}`` are the seats (R2.2); the one to act is
-  ``agent_selection``.
+  ``agent_selection``. ``players`` above 5 raises ``max_players`` with it (R2.1).
 * Actions are the ids of :mod:`paiute.actions` (``Discrete(111)``); an observation is
   ``{"observation": float32 vector, "action_mask": int8 mask}`` from
   :mod:`paiute.envs.encoding` (layout in docs/encoding.md), built only from what R9 lets the
-  seat see. An illegal action raises :class:`~paiute.errors.IllegalActionError` naming the
-  rule, and changes nothing.
-* Rewards are chips: at the end of the deal each seat gets its balance change, stake
-  included (R8). They sum to minus what the pot kept (R8.5, R8.6).
-* Episodes: ``reset(seed=s)`` starts a new match (no chips won, empty pot, random dealer);
-  ``reset()`` deals the next deal of the same match: the dealer passes left (R2.3) and a dead
-  deal's pot is carried (R8.5). ``options={"dealer": k}`` chooses the dealer.
-* ``max_turns`` truncates a deal that is still going after that many turns: the R4.7 hole
-  (players who only ever draw from the discard pile). It is settled as a dead deal.
+  seat see. :meth:`raw_env.state` is the whole table, for centralised critics only.
+* **An episode is one deal at a fresh table** (no chips won, an empty pot, a random dealer,
+  R2.3), whether ``reset`` gets a seed or not; ``carry_match=True`` carries the balances and a
+  dead deal's pot (R8.5) from deal to deal instead (a seed still starts a new match).
+  ``options={"dealer": k}`` chooses the dealer.
+* **Rewards** (floats) come when the deal ends: each seat's change of chips plus its share of
+  the pot (:mod:`paiute.envs.table`), so they sum to zero and a dead or cut deal pays 0.
+  The end-of-deal ``infos`` (every agent the same) say why it ended and give the chips and the
+  winners (:meth:`Table.end_info <paiute.envs.table.Table.end_info>`).
+* **Illegal actions** follow PettingZoo's classic convention (``TerminateIllegalWrapper``):
+  the offender gets ``illegal_reward`` (-1), the others 0, the deal ends for everyone
+  (``terminations`` all True, settled as a dead deal) and ``infos`` carry ``illegal`` (the
+  error, naming the rule), ``rule`` and ``offender``. ``illegal="raise"`` raises
+  :class:`~paiute.errors.IllegalActionError` instead and changes nothing.
+* **Truncation**: ``max_turns`` turns without a call cut the deal (the R4.7 hole), settled as
+  a dead deal, the same rule as every other interface; ``max_cycles`` (default none) cuts it
+  once the agent to act has already taken ``max_cycles`` actions.
+* ``render()`` shows one seat's view (R9): the agent to act's, or ``render_view``'s (an agent
+  or a seat number); ``render_view="table"`` shows the whole table, every hand included.
+* ``is_parallelizable`` is False: seats act in turn, never at once. :func:`parallel_env` is
+  PettingZoo's turn-based conversion (the agents not to act are ignored).
 """
 
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # type: ignore[import-untyped]
 
 from paiute.actions import NUM_ACTIONS
-from paiute.envs.table import DEFAULT_MAX_TURNS, Table
-from paiute.rules import RuleSet
+from paiute.envs.table import DEFAULT_MAX_TURNS, END_MAX_CYCLES, Table, rules_for
+from paiute.errors import PaiuteError
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "parallel_env", "raw_env"]
 
 ObsDict = dict[str, np.ndarray[Any, Any]]
+ILLEGAL_MODES = ("terminate", "raise")
 
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's order checks (:class:`OrderEnforcing`).
 
-    An action out of range or illegal now is refused by the environment itself with a
-    :class:`~paiute.errors.PaiuteError` / :class:`~paiute.errors.IllegalActionError` naming
-    the rule, so PettingZoo's ``AssertOutOfBoundsWrapper`` and ``TerminateIllegalWrapper`` are
-    not used.
+    Illegal actions are handled by the environment itself, the way ``TerminateIllegalWrapper``
+    would (see the module docstring), and an action outside ``Discrete(111)`` counts as
+    illegal; so ``AssertOutOfBoundsWrapper`` and ``TerminateIllegalWrapper`` are not added.
     """
     return OrderEnforcing(raw_env(**kwargs))
+
+
+def parallel_env(**kwargs: Any) -> ParallelEnv:
+    """:func:`env` through PettingZoo's ``turn_based_aec_to_parallel``: every step takes one
+    action per agent and uses only the agent to act's (Paiute is turn-based)."""
+    return turn_based_aec_to_parallel(env(**kwargs))
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
@@ -101,7 +121,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
     metadata = {  # noqa: RUF012 - PettingZoo reads it as a class attribute
         "render_modes": ["human", "ansi"],
         "name": "paiute_v0",
-        "is_parallelizable": True,
+        "is_parallelizable": False,
+        "render_fps": 1,
     }
 
     def __init__(
@@ -110,19 +131,45 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         preset: str = "pagat",
         render_mode: str | None = None,
         max_turns: int = DEFAULT_MAX_TURNS,
+        max_cycles: int | None = None,
+        illegal: str = "terminate",
+        illegal_reward: float = -1.0,
+        carry_match: bool = False,
+        render_view: str | int = "agent",
         **options: Any,
     ) -> None:
-        EzPickle.__init__(self, players, preset, render_mode, max_turns, **options)
+        EzPickle.__init__(
+            self,
+            players,
+            preset,
+            render_mode,
+            max_turns,
+            max_cycles,
+            illegal,
+            illegal_reward,
+            carry_match,
+            render_view,
+            **options,
+        )
         super().__init__()
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: expected None, 'human' or 'ansi'")
+        if illegal not in ILLEGAL_MODES:
+            raise PaiuteError(f"illegal={illegal!r}: expected one of {', '.join(ILLEGAL_MODES)}")
+        if max_cycles is not None and (not isinstance(max_cycles, int) or max_cycles < 1):
+            raise PaiuteError(f"max_cycles must be None or a whole number of at least 1, not {max_cycles!r}")
         self.render_mode = render_mode
-        self.rules = RuleSet.from_preset(preset, **options)
-        self.table = Table(self.rules, players, max_turns=max_turns)
+        self.rules = rules_for(preset, players, options)
+        self.table = Table(self.rules, players, max_turns=max_turns, carry_match=carry_match)
         self.encoder = self.table.encoder
+        self.max_cycles = max_cycles
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents: list[str] = []
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.render_view = render_view
+        self._render_seat = self._view_seat(render_view)
         low, high = self.encoder.bounds()
         self.observation_spaces = {
             agent: spaces.Dict(
@@ -134,8 +181,23 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        state_low, state_high = self.encoder.state_bounds()
+        #: The space of :meth:`state`: the whole table (every hand and the stock's order).
+        self.state_space = spaces.Box(state_low, state_high, dtype=np.float32)
         self.np_random, self.np_random_seed = seeding.np_random(None)
         self._started = False
+
+    def _view_seat(self, view: str | int) -> int | None:
+        """The seat ``render_view`` names; None for the agent to act; -1 for the whole table."""
+        if view == "agent":
+            return None
+        if view == "table":
+            return -1
+        if isinstance(view, str) and view in self._seats:
+            return self._seats[view]
+        if isinstance(view, int) and not isinstance(view, bool) and 0 <= view < len(self.possible_agents):
+            return view
+        raise PaiuteError(f"render_view {view!r}: expected 'agent', 'table', an agent name or a seat number")
 
     @functools.cache  # noqa: B019 - one space object per agent (PettingZoo's API test)
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -156,8 +218,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
             self._started = True
         table.start_deal(self.np_random, dealer=dealer)
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
@@ -165,7 +227,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         if self.render_mode == "human":
             self.render()
 
-    def step(self, action: int | None) -> None:
+    def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -173,19 +235,43 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         if action is None:
             raise ValueError(f"{agent} is to act: None is only for a finished agent")
         table = self.table
-        table.apply(int(action))
-        deal = table.deal
-        self._cumulative_rewards[agent] = 0
+        seat = self._seats[agent]
+        self._cumulative_rewards[agent] = 0.0
+        try:
+            table.apply(operator.index(action))
+        except (PaiuteError, TypeError) as error:  # IllegalActionError names the rule
+            if self.illegal == "raise":
+                raise
+            failure = error if isinstance(error, PaiuteError) else PaiuteError(f"bad action {action!r}: {error}")
+            table.abandon(failure, seat)
+        if not table.done and self.max_cycles is not None:
+            if table.decisions(table.deal.current_seat) >= self.max_cycles:
+                table.cut(END_MAX_CYCLES)
         if table.done:
-            self.rewards = {name: table.rewards[seat] for seat, name in enumerate(self.possible_agents)}
-            if table.truncated:
-                self.truncations = dict.fromkeys(self.agents, True)
-            else:
-                self.terminations = dict.fromkeys(self.agents, True)
-            self._accumulate_rewards()
-        self.agent_selection = self.possible_agents[deal.current_seat]
+            self._end_deal()
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.agent_selection = self.possible_agents[table.deal.current_seat]
         if self.render_mode == "human":
             self.render()
+
+    def _end_deal(self) -> None:
+        table = self.table
+        info = table.end_info()
+        if table.illegal:  # TerminateIllegalWrapper: the offender is penalised, the others 0
+            offender = table.illegal["offender"]
+            rewards = [self.illegal_reward if seat == offender else 0.0 for seat in range(table.players)]
+            info["offender"] = self.possible_agents[offender]
+            info["rewards"] = rewards
+        else:
+            rewards = table.rewards
+        self.rewards = {name: rewards[seat] for seat, name in enumerate(self.possible_agents)}
+        self.infos = {name: dict(info) for name in self.possible_agents}
+        if table.truncated:
+            self.truncations = dict.fromkeys(self.agents, True)
+        else:
+            self.terminations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
 
     # -- observations --------------------------------------------------------------------------
 
@@ -194,24 +280,44 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         table = self.table
         return {"observation": table.encode(seat), "action_mask": table.mask(seat)}
 
+    def state(self) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """The whole table for a centralised critic (``state_space``): it sees *everything*,
+        every hand and the stock's order (layout: ``encoder.state_layout()``). Never feed it to
+        a seat's policy: that would break R9."""
+        return self.table.state()
+
     def render(self) -> str | None:
+        """One seat's view (R9): the agent to act's, or ``render_view``'s; the whole table
+        only with ``render_view="table"``."""
         if self.render_mode is None:
             from gymnasium import logger
 
             logger.warn("render() was called without a render_mode (None, 'human' or 'ansi')")
             return None
-        table = self.table
-        text = str(table.deal)
-        if table.truncated:
-            text += f"\n  truncated after {table.turns} turns (settled as a dead deal, R4.7, R8.5)"
-        if table.done:
-            text += "\n  chips: " + ", ".join(
-                f"{a} {table.rewards[s]:+d}" for s, a in enumerate(self.possible_agents)
-            )
+        text = self.render_text(self._render_seat)
         if self.render_mode == "ansi":
             return text
         print(text)
         return None
+
+    def render_text(self, seat: int | None = None) -> str:
+        """The text :meth:`render` shows: seat ``seat``'s view (None: the agent to act; -1:
+        the whole table, every hand)."""
+        table = self.table
+        deal = table.deal
+        if seat == -1:
+            text = str(deal)
+        else:
+            shown = deal.current_seat if seat is None else seat
+            text = f"{self.possible_agents[shown]} sees:\n{table.observation(shown)}"
+        if table.done:
+            text += f"\n  the deal ended: {table.end}"
+            if table.end == "max_turns":
+                text += f" (cut after {table.turns} turns without a call, settled as dead, R8.5)"
+            text += "\n  rewards: " + ", ".join(
+                f"{agent} {self.rewards.get(agent, 0.0):+g}" for agent in self.possible_agents
+            )
+        return text
 
     def close(self) -> None:
         pass
