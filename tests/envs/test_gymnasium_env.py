@@ -1,6 +1,7 @@
-"""The single-seat Gymnasium environment (paiute.envs.gymnasium): Gymnasium's checker, the
-registered id, action masks, opponents by name, whole episodes, illegal actions (raised with
-the rule by default, or a documented penalty)."""
+"""The single-seat Gymnasium environment (paiute.envs.gymnasium): Gymnasium's checker on the
+default env at every table size, the registered id, action masks through gym.make's wrappers,
+opponents by name, whole episodes at a fresh table, illegal actions (a terminal step with the
+classic -1 penalty by default, or raised with the rule)."""
 
 from __future__ import annotations
 
@@ -38,14 +39,20 @@ def play(
             return total, steps, truncated, info
 
 
-def test_check_env_passes_with_the_illegal_action_penalty() -> None:
-    """check_env steps random actions from the whole action space, which the default refuses
-    (an illegal action raises): it runs with illegal="penalty"."""
-    check_env(gym.make(GYMNASIUM_ID, illegal="penalty", players=3).unwrapped, skip_render_check=True)
+@pytest.mark.parametrize("players", range(2, 9))
+def test_check_env_passes_on_the_default_env(players: int) -> None:
+    """check_env steps random actions from the whole action space: each illegal one is a
+    terminal step with the penalty, as the default says."""
+    check_env(PaiuteEnv(players=players, opponents="random"), skip_render_check=True)
+
+
+@pytest.mark.filterwarnings("error")
+def test_check_env_passes_on_the_registered_default_env() -> None:
+    check_env(gym.make(GYMNASIUM_ID).unwrapped, skip_render_check=True)
 
 
 def test_check_env_render_modes_through_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
-    check_env(gym.make(GYMNASIUM_ID, illegal="penalty", render_mode="ansi").unwrapped)
+    check_env(gym.make(GYMNASIUM_ID, render_mode="ansi").unwrapped)
     env = gym.make(GYMNASIUM_ID, render_mode="human", opponents="random")
     env.reset(seed=1)
     assert "seats relative to you" in capsys.readouterr().out
@@ -73,23 +80,64 @@ def test_registered_after_importing_gymnasium_then_paiute_envs() -> None:
 def test_a_full_episode_against_greedy_pays_the_chips() -> None:
     env = PaiuteEnv(seat=1, opponents="greedy", players=4)
     rng = np.random.default_rng(0)
-    for seed in (1, 2):
+    for seed in (1, 2, None):
         total, steps, truncated, info = play(env, rng, seed)
         assert steps >= 2
         assert not truncated
+        assert isinstance(total, float)
+        assert total == info["rewards"][1]
+        assert sum(info["rewards"]) == 0
         chips = info["chips"]
-        assert total == chips[1]  # the reward is our seat's chip change (R8)
-        assert sum(chips) == -env.table.pot  # a new match each seed: what the pot kept (R8.6)
+        if info["end"] == "over":
+            assert total == chips[1]  # a won deal: our seat's chip change (R8)
+            assert info["winners"]
+        else:
+            assert total == 0.0  # a dead deal pays nothing (R8.5)
+        assert sum(chips) == -info["pot"]  # R8.6
         assert not info["action_mask"].any()
 
 
-def test_reset_without_seed_continues_the_match() -> None:
-    env = PaiuteEnv(opponents="random", players=3)
+def test_reset_with_or_without_a_seed_is_a_fresh_table() -> None:
+    env = PaiuteEnv(opponents="random", players=3, max_turns=40)
+    rng = np.random.default_rng(5)
+    for seed in (3, None, None):
+        play(env, rng, seed)
+        env.reset(seed=seed)
+        assert env.table.balances == [-1, -1, -1]  # only this deal's stake (R8.2)
+        assert env.table.pot == 3
+
+
+def test_carry_match_continues_the_match() -> None:
+    env = PaiuteEnv(opponents="random", players=3, carry_match=True, max_turns=40)
     rng = np.random.default_rng(5)
     play(env, rng, seed=3)
     dealer = env.table.deal.dealer
     env.reset()
     assert env.table.deal.dealer == (dealer + 1) % 3  # R2.3
+
+
+def test_r2_1_eight_players_need_no_max_players() -> None:
+    env = gym.make(GYMNASIUM_ID, players=8, opponents="random")
+    observation, _ = env.reset(seed=0)
+    assert env.observation_space.contains(observation)
+
+
+def get_action_masks(env: gym.Env) -> np.ndarray:  # type: ignore[type-arg]
+    """sb3-contrib's ``get_action_masks`` for an environment that is not a VecEnv, and its
+    ``is_masking_supported`` (sb3_contrib.common.maskable.utils): a plain attribute lookup."""
+    assert hasattr(env, "action_masks")
+    return np.asarray(env.action_masks())
+
+
+def test_action_masks_are_reachable_through_gym_make() -> None:
+    env = gym.make(GYMNASIUM_ID, players=3, opponents="random")
+    _, info = env.reset(seed=2)
+    assert np.array_equal(get_action_masks(env), info["action_mask"].astype(bool))
+    assert np.array_equal(env.get_wrapper_attr("action_masks")(), info["action_mask"].astype(bool))
+    assert np.array_equal(env.action_mask(), info["action_mask"])
+    # Under a wrapper of one's own: get_wrapper_attr or unwrapped, as the docstring says.
+    wrapped = gym.wrappers.RecordEpisodeStatistics(env)
+    assert np.array_equal(wrapped.get_wrapper_attr("action_masks")(), wrapped.unwrapped.action_masks())
 
 
 def test_action_masks_are_the_legal_actions_of_our_seat() -> None:
@@ -128,8 +176,8 @@ def test_bad_opponents_and_seats_are_refused() -> None:
         PaiuteEnv(illegal="ignore")
 
 
-def test_illegal_action_raises_naming_the_rule() -> None:
-    env = PaiuteEnv(opponents="random")
+def test_illegal_raise_keeps_the_engine_error() -> None:
+    env = PaiuteEnv(opponents="random", illegal="raise")
     observation, _ = env.reset(seed=2)
     with pytest.raises(IllegalActionError, match=r"R6\.1 seat 0 must draw before calling") as caught:
         env.step(56)  # a call before drawing
@@ -139,15 +187,20 @@ def test_illegal_action_raises_naming_the_rule() -> None:
     env.step(0)
 
 
-def test_illegal_action_penalty_ends_the_episode() -> None:
-    env = PaiuteEnv(opponents="random", illegal="penalty", illegal_reward=-7)
+def test_illegal_action_is_a_terminal_step_with_the_penalty() -> None:
+    env = PaiuteEnv(opponents="random")
     env.reset(seed=2)
     _, reward, terminated, truncated, info = env.step(2)  # discard before drawing
-    assert (reward, terminated, truncated) == (-7.0, True, False)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
     assert info["rule"] == "R4.2"
     assert "must draw" in info["illegal"]
+    assert info["end"] == "illegal"
+    assert info["rewards"] == [-1.0, 0.0, 0.0, 0.0]
     with pytest.raises(PaiuteError, match="reset"):
         env.step(0)
+    old = PaiuteEnv(opponents="random", illegal="penalty", illegal_reward=-7)  # the old name
+    old.reset(seed=2)
+    assert old.step(200)[1] == -7.0
 
 
 def test_r4_7_hole_truncates_the_episode() -> None:
@@ -162,7 +215,8 @@ def test_r4_7_hole_truncates_the_episode() -> None:
         if terminated or truncated:
             break
     if truncated:
-        assert reward == -1  # settled as a dead deal: the stake stays in the pot (R8.5)
+        assert reward == 0.0  # settled as a dead deal: every seat gets 0 (R8.5)
+        assert info["end"] == "max_turns"
         assert env.table.turns == 6
     else:  # the random opponent may have called first
         assert terminated

@@ -153,7 +153,7 @@ def test_game_parameters_load_any_rule_set() -> None:
     ("parameters", "message"),
     [
         ({"players": 9}, "R2.1"),
-        ({"players": 6}, "R2.1"),  # max_players is 5 unless raised
+        ({"players": 7, "max_players": 6}, "R2.1"),  # max_players follows players unless given
         ({"open_discard": "maybe"}, "preset, on or off"),
         ({"preset": "nope"}, "unknown preset"),
         ({"dealer": 2}, "R2.2"),
@@ -164,6 +164,13 @@ def test_game_parameters_load_any_rule_set() -> None:
 def test_bad_parameters_are_refused_with_the_rule(parameters: dict[str, object], message: str) -> None:
     with pytest.raises(RulesError, match=message):
         pyspiel.load_game(SHORT_NAME, parameters)
+
+
+def test_r2_1_eight_players_need_no_max_players() -> None:
+    game = pyspiel.load_game("python_paiute(players=8)")
+    assert game.num_players() == 8
+    assert game.rules.max_players == 8
+    assert "max_players" not in game_parameters(game.rules, 8)
 
 
 def test_a_parameter_of_the_wrong_type_is_refused() -> None:

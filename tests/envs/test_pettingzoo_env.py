@@ -347,9 +347,9 @@ def hidden_cards(table: raw_env, seat: int) -> set[str]:
     deal = table.table.deal
     observation = deal.observation(seat)
     known = {card for cards in observation.known_cards for card in cards} | set(deal.wild_cards)
-    return {str(card) for other in range(table.table.players) if other != seat for card in deal.hand(other)} - {
-        str(card) for card in known
-    }
+    return {
+        str(card) for other in range(table.table.players) if other != seat for card in deal.hand(other)
+    } - {str(card) for card in known}
 
 
 @pytest.mark.parametrize("view", ["agent", "player_1", 2])

@@ -533,7 +533,12 @@ _ARRAY_FIELDS = (
 
 
 def rule_params(
-    rules: RuleSet, players: int, *, dealer: int | None = None, max_turns: int = DEFAULT_MAX_TURNS, record: bool = False
+    rules: RuleSet,
+    players: int,
+    *,
+    dealer: int | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    record: bool = False,
 ) -> npt.NDArray[np.int64]:
     """The rules as the kernels read them: an int64 array indexed by the ``P_*`` constants of
     :mod:`paiute.envs.batch_kernels`. Chips are 64-bit integers there: a stake or unit so
@@ -659,8 +664,8 @@ class BatchSimulator:
         params = self._params_for(record)
         action_cap = rebuild_cap = 0
         if record:
-            action_cap = count * 600 + 4 * self.max_turns + 256
-            rebuild_cap = count * 80 + 4 * self.max_turns + 512
+            action_cap = count * 600 + 4 * (self.max_turns + self.players) + 256
+            rebuild_cap = count * 80 + 4 * (self.max_turns + self.players) + 512
         batch = kernels.new_batch(count, action_cap, rebuild_cap)
         cursors = np.zeros(2, dtype=np.int64)
         done = 0
@@ -678,7 +683,8 @@ class BatchSimulator:
     def _run_policy(self, first: int, count: int, record: bool, policy: Policy) -> BatchResult:
         self._reset(first, count, record)
         # Every step moves every running deal on by one action; none lasts longer than this.
-        for _ in range(2 * self.max_turns + 2):
+        # Every deal ends within max_turns turns and a last round (R7.2): two actions a turn.
+        for _ in range(2 * (self.max_turns + self.players) + 2):
             if self.done.all():
                 break
             actions = policy(self._observe_running(), self.legal_mask())
@@ -760,8 +766,9 @@ class BatchSimulator:
         self._reset(self._take(self.batch_size, start), self.batch_size, record)
 
     def _reset(self, first: int, count: int, record: bool) -> None:
-        action_cap = 2 * self.max_turns + 2 if record else 0
-        rebuild_cap = 2 * self.max_turns + 2 * kernels.PACK_CAP + 2 if record else 0
+        longest = self.max_turns + self.players  # max_turns, then a last round (R7.2)
+        action_cap = 2 * longest + 2 if record else 0
+        rebuild_cap = 2 * longest + 2 * kernels.PACK_CAP + 2 if record else 0
         self._batch = kernels.new_batch(count, action_cap * count, rebuild_cap * count)
         self._batch_params = self._params_for(record)
         self._batch_start = first

@@ -253,9 +253,16 @@ class ObservationEncoder:
         1/C is drawn next)."""
         fields = list(self.layout)
         for seat in range(self.players):
-            fields.append(Field(f"hands.{seat}", fields[-1].end, self.cards, f"1 for each card in seat {seat}'s hand"))
+            fields.append(
+                Field(f"hands.{seat}", fields[-1].end, self.cards, f"1 for each card in seat {seat}'s hand")
+            )
         fields.append(
-            Field("stock", fields[-1].end, self.cards, f"stock: (place from the top + 1) / {self.cards} for each card")
+            Field(
+                "stock",
+                fields[-1].end,
+                self.cards,
+                f"stock: (place from the top + 1) / {self.cards} for each card",
+            )
         )
         return tuple(fields)
 
@@ -668,7 +675,6 @@ class DealEncoder:
         out[self._o_my_turn] = float(seat == self._seat and self._phase != 2)
         out[self._o_first] = float(self.first_turn(seat))
         return out
-
 
     def encode_state(
         self, hands: Sequence[Iterable[Card]], stock: Sequence[Card], out: Float32Array | None = None

@@ -142,7 +142,9 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
         except (PaiuteError, TypeError) as error:  # IllegalActionError names the rule
             if self.illegal == "raise":
                 raise
-            failure = error if isinstance(error, PaiuteError) else PaiuteError(f"bad action {action!r}: {error}")
+            failure = (
+                error if isinstance(error, PaiuteError) else PaiuteError(f"bad action {action!r}: {error}")
+            )
             table.abandon(failure, self.seat)
             return table.encode(self.seat), self.illegal_reward, True, False, self._info()
         self._play_opponents()
@@ -200,7 +202,9 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
         return None
 
 
-class ActionMasks(gymnasium.Wrapper[Float32Array, int, Float32Array, int], gymnasium.utils.RecordConstructorArgs):
+class ActionMasks(
+    gymnasium.Wrapper[Float32Array, int, Float32Array, int], gymnasium.utils.RecordConstructorArgs
+):
     """The outermost wrapper ``gymnasium.make`` adds: it makes :meth:`PaiuteEnv.action_masks`
     reachable on what ``make`` returns (Gymnasium 1.x wrappers forward no other attributes),
     which is where sb3-contrib's ``get_action_masks`` and ``is_masking_supported`` look."""

@@ -130,7 +130,7 @@ class GameSettings:
         # R2.1: max_players follows players (up to 8) unless set to something else than its
         # default (OpenSpiel fills every parameter in, so "not given" reads as the default).
         if options["max_players"] == PARAMETERS["max_players"] and isinstance(players, int):
-            options["max_players"] = max(players, RuleSet().max_players)
+            options["max_players"] = min(max(players, RuleSet().max_players), MAX_SEATS)
         preset = values["preset"]
         if not isinstance(preset, str):
             raise RulesError(f"bad preset {preset!r}: expected a name ({', '.join(PRESETS)})")

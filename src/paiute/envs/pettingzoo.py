@@ -242,11 +242,13 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         except (PaiuteError, TypeError) as error:  # IllegalActionError names the rule
             if self.illegal == "raise":
                 raise
-            failure = error if isinstance(error, PaiuteError) else PaiuteError(f"bad action {action!r}: {error}")
+            failure = (
+                error if isinstance(error, PaiuteError) else PaiuteError(f"bad action {action!r}: {error}")
+            )
             table.abandon(failure, seat)
-        if not table.done and self.max_cycles is not None:
-            if table.decisions(table.deal.current_seat) >= self.max_cycles:
-                table.cut(END_MAX_CYCLES)
+        cycles = self.max_cycles
+        if not table.done and cycles is not None and table.decisions(table.deal.current_seat) >= cycles:
+            table.cut(END_MAX_CYCLES)
         if table.done:
             self._end_deal()
         else:
