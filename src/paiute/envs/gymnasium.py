@@ -4,8 +4,8 @@
 >>> import paiute.envs.gymnasium  # registers paiute/Paiute-v0
 >>> env = gym.make("paiute/Paiute-v0", players=3, opponents="random")
 >>> observation, info = env.reset(seed=1)
->>> observation.shape, info["action_mask"].nonzero()[0].tolist()  # draw stock or discard
-((1036,), [0, 1])
+>>> observation.shape, info["action_mask"].nonzero()[0].tolist()  # draw stock (R4.2)
+((1036,), [0])
 >>> observation, reward, terminated, truncated, info = env.step(0)  # draw stock
 >>> int(info["action_mask"][2:56].sum())  # now discard one of six cards
 6

@@ -47,6 +47,7 @@ from paiute.envs.openspiel_observer import PaiuteObserver
 from paiute.envs.openspiel_table import Table
 from paiute.errors import PaiuteError, RulesError
 from paiute.observation import Observation
+from paiute.players import Player
 from paiute.rules import DEFAULT_MAX_TURNS, MAX_SEATS, MIN_PLAYERS, OPTIONS, PRESETS, RuleSet
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "GameSettings",
     "PaiuteGame",
     "PaiuteState",
+    "PlayerBot",
     "game_parameters",
     "load_game",
 ]
@@ -300,6 +302,33 @@ class PaiuteState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return str(self._table)
+
+
+class PlayerBot(pyspiel.Bot):  # type: ignore[misc]
+    """One of our :mod:`paiute.players` as a ``pyspiel.Bot``, so that it plays in OpenSpiel's
+    ``evaluate_bots``: it acts from the seat's :class:`Observation` alone (R9).
+
+    >>> from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+    >>> from paiute.players import make_player
+    >>> import numpy as np
+    >>> game = pyspiel.load_game("python_paiute(players=2)")
+    >>> bots = [PlayerBot(make_player("greedy", seed=s)) for s in (1, 2)]
+    >>> sum(evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0)))
+    0.0
+    """
+
+    def __init__(self, player: Player) -> None:
+        pyspiel.Bot.__init__(self)
+        self.player = player
+
+    def step(self, state: PaiuteState) -> int:
+        return self.player.act(state.observation(state.current_player())).id
+
+    def restart_at(self, state: PaiuteState) -> None:
+        """Nothing to forget: the player reads each observation afresh."""
+
+    def inform_action(self, state: PaiuteState, player_id: int, action: int) -> None:
+        """Nothing to follow: the player reads each observation afresh."""
 
 
 def _whole(values: Mapping[str, object], name: str) -> int:
