@@ -10,6 +10,8 @@ Run in the project venv (it has numba and open_spiel)::
 Every rate is **decisions (applied actions) per CPU-second** (``time.process_time``), each
 case in a fresh child process pinned to one CPU, cases round-robin over the repeats so that
 a change in the machine's load hits them alike; the table gives the median of the repeats.
+Every figure is printed with the machine's load average (``os.getloadavg``, 1 minute) before
+and after the runs it comes from: on a busy machine CPU-second rates fall too.
 
 * ``ours B``: ``BatchSimulator(RuleSet(), 4, batch_size=B).run(B)`` over and over: uniform
   random play of whole 4-player deals (default rules, ``pagat``), the shuffle and deal
@@ -194,7 +196,17 @@ def _result(process: subprocess.Popen[str]) -> dict[str, float]:
 
 
 def _one(args: list[str], cpu: int | None) -> dict[str, float]:
-    return _result(_spawn(args, cpu))
+    """One child's result, with the load average before and after it (``load_min``/``load_max``)."""
+    before = os.getloadavg()[0]
+    result = _result(_spawn(args, cpu))
+    after = os.getloadavg()[0]
+    result["load_min"], result["load_max"] = min(before, after), max(before, after)
+    return result
+
+
+def _load(rows: list[dict[str, float]]) -> str:
+    """The load average over the runs behind a figure, as ``low-high``."""
+    return f"{min(r['load_min'] for r in rows):.1f}-{max(r['load_max'] for r in rows):.1f}"
 
 
 def _fmt(rate: float) -> str:
@@ -215,19 +227,19 @@ def section_rates(seconds: float, repeats: int, cpu: int | None) -> dict[str, ob
     rates = {name: statistics.median(r["rate"] for r in rows) for name, rows in runs.items()}
     anchor = rates["openspiel gin_rummy C++"]
     print()
-    print(f"{'case':<26} {'decisions/CPU-s':>16} {'min':>10} {'max':>10} {'x OpenSpiel':>12}")
+    print(f"{'case':<26} {'decisions/CPU-s':>16} {'min':>10} {'max':>10} {'x OpenSpiel':>12} {'load':>10}")
     for name, rows in runs.items():
         values = [r["rate"] for r in rows]
         print(
             f"{name:<26} {_fmt(rates[name]):>16} {_fmt(min(values)):>10} {_fmt(max(values)):>10} "
-            f"{rates[name] / anchor:>11.1f}x"
+            f"{rates[name] / anchor:>11.1f}x {_load(rows):>10}"
         )
     per_game = statistics.median(r["per_game"] for r in runs["openspiel gin_rummy C++"])
     print(f"(OpenSpiel gin_rummy: {per_game:.0f} player decisions a game on average)")
     headline = rates["ours 4096"]
     worst = min(rates[f"ours {b}"] for b in BATCH_SIZES)
     print()
-    print("targets:")
+    print(f"targets (load {_load([r for rows in runs.values() for r in rows])}):")
     print(
         f"  >= 5 M decisions per CPU-second: {_fmt(headline)} at batch 4096, {_fmt(worst)} at worst: "
         f"{'met' if worst >= 5e6 else 'NOT met'}"
@@ -249,6 +261,7 @@ def section_scaling(deals: int, tries: int) -> dict[str, object]:
         start_at = time.time() + (6.0 if processes == 2 else 4.0)
         workers = [_spawn(["scale", str(deals), str(start_at)], None) for _ in range(processes)]
         parts = [_result(worker) for worker in workers]
+        load_after = os.getloadavg()[0]
         wall = max(p["ended"] for p in parts) - min(p["started"] for p in parts)
         total = sum(p["decisions"] for p in parts)
         row: dict[str, object] = {
@@ -257,17 +270,21 @@ def section_scaling(deals: int, tries: int) -> dict[str, object]:
             # CPU-seconds the processes got per wall-second: 1.0 per process on idle cores
             "cores_used": sum(p["cpu"] for p in parts) / wall,
             "load_before": load,
+            "load_after": load_after,
         }
         print(
             f"  {processes} process(es): {_fmt(total / wall)} decisions per wall-second; per CPU-second "
             f"{', '.join(_fmt(r) for r in row['cpu_rates'])}; cores used {row['cores_used']:.2f}; "  # type: ignore[attr-defined]
-            f"load before {load:.1f}",
+            f"load {load:.1f} before, {load_after:.1f} after",
             flush=True,
         )
         if processes not in best or row["wall_rate"] > best[processes]["wall_rate"]:  # type: ignore[operator]
             best[processes] = row
     speedup = float(best[2]["wall_rate"]) / float(best[1]["wall_rate"])  # type: ignore[arg-type]
-    print(f"  speed-up 1 -> 2 processes (better try of each): {speedup:.2f}x")
+    loads = [float(row[key]) for row in best.values() for key in ("load_before", "load_after")]  # type: ignore[arg-type]
+    print(
+        f"  speed-up 1 -> 2 processes (better try of each): {speedup:.2f}x, load {min(loads):.1f}-{max(loads):.1f}"
+    )
     return {"best": {str(k): v for k, v in best.items()}, "speedup": speedup}
 
 
@@ -276,7 +293,7 @@ def section_parallel(deals: int) -> dict[str, object]:
     print(
         f"run_parallel end to end, {deals} deals: 1 worker {_fmt(parallel[1]['rate'])}/wall-s "
         f"({parallel[1]['wall']:.2f} s), 2 workers {_fmt(parallel[2]['rate'])}/wall-s "
-        f"({parallel[2]['wall']:.2f} s)"
+        f"({parallel[2]['wall']:.2f} s), load {_load(list(parallel.values()))}"
     )
     return {str(k): v for k, v in parallel.items()}
 

@@ -12,7 +12,9 @@ has it; see benchmarks/setup.sh).
     .venv/bin/python benchmarks/pettingzoo_env.py --seconds 3 --repeats 7
     .venv/bin/python benchmarks/pettingzoo_env.py --players 2 --json out.json
 
-The goal (issue 6): ``env()`` at least 10x ``gin_rummy_v4.env()``. This file only uses the
+The goal (issue 6): ``env()`` at least 10x ``gin_rummy_v4.env()``. Every figure is printed
+with the machine's load average (``os.getloadavg``, 1 minute) over the repeats it comes from:
+on a busy machine the CPU-second rates fall too (caches, memory bandwidth, frequency). This file only uses the
 standard library at import time: the same file runs as the child in both venvs.
 """
 
@@ -93,13 +95,19 @@ def run_child(case: str, seconds: float, players: int) -> None:
         from paiute.envs import pettingzoo as ours
 
         env = ours.env(players=players) if case == "paiute" else ours.raw_env(players=players)
+    load = os.getloadavg()[0]
     rate, episodes = _measure(_loop(env, 1), seconds)
     import importlib.metadata
 
     print(
         RESULT_TAG
         + json.dumps(
-            {"rate": rate, "episodes": episodes, "pettingzoo": importlib.metadata.version("pettingzoo")}
+            {
+                "rate": rate,
+                "episodes": episodes,
+                "pettingzoo": importlib.metadata.version("pettingzoo"),
+                "load": [load, os.getloadavg()[0]],
+            }
         )
     )
 
@@ -150,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         f"load average at start: {os.getloadavg()[0]:.2f}; {args.repeats} repeats x {args.seconds} CPU-s, cpu {cpu}"
     )
     rates: dict[str, list[float]] = {case: [] for case in CASES}
+    loads: dict[str, list[float]] = {case: [] for case in CASES}
     notes: dict[str, str] = {}
     for repeat in range(args.repeats):
         for case in CASES:  # round-robin
@@ -158,29 +167,36 @@ def main(argv: list[str] | None = None) -> int:
                 notes[case] = str(result["error"])
                 continue
             rates[case].append(float(result["rate"]))  # type: ignore[arg-type]
+            loads[case].extend(float(x) for x in result["load"])  # type: ignore[attr-defined]
             notes[case] = f"PettingZoo {result['pettingzoo']}"
-        print(f"  repeat {repeat + 1}/{args.repeats} done", file=sys.stderr)
+        print(f"  repeat {repeat + 1}/{args.repeats} done, load {os.getloadavg()[0]:.2f}", file=sys.stderr)
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
     print()
-    print(f"{'case':<58} {'decisions/CPU-s':>16} {'min..max':>18}  note")
+    print(f"{'case':<58} {'decisions/CPU-s':>16} {'min..max':>18} {'load':>10}  note")
     medians: dict[str, float] = {}
     for case, (label, _) in CASES.items():
         values = rates[case]
         label = label.format(players=args.players)
         if not values:
-            print(f"{label:<58} {'missing':>16} {'':>18}  {notes.get(case, '')}")
+            print(f"{label:<58} {'missing':>16} {'':>18} {'':>10}  {notes.get(case, '')}")
             continue
         medians[case] = statistics.median(values)
         spread = f"{min(values):,.0f}..{max(values):,.0f}"
-        print(f"{label:<58} {medians[case]:>16,.0f} {spread:>18}  {notes.get(case, '')}")
+        load = f"{min(loads[case]):.1f}-{max(loads[case]):.1f}"
+        print(f"{label:<58} {medians[case]:>16,.0f} {spread:>18} {load:>10}  {notes.get(case, '')}")
     ratio = None
     if "paiute" in medians and "gin" in medians:
         ratio = medians["paiute"] / medians["gin"]
         verdict = "meets" if ratio >= GOAL else "MISSES"
-        print(f"\nratio paiute env() / gin_rummy_v4 env(): {ratio:.1f}x ({verdict} the {GOAL:.0f}x goal)")
+        both = loads["paiute"] + loads["gin"]
+        print(
+            f"\nratio paiute env() / gin_rummy_v4 env(): {ratio:.1f}x ({verdict} the {GOAL:.0f}x goal), "
+            f"load {min(both):.1f}-{max(both):.1f}"
+        )
     if args.json:
         payload = {
             "rates": rates,
+            "loads": loads,
             "medians": medians,
             "ratio": ratio,
             "players": args.players,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import gymnasium as gym
@@ -16,6 +17,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import paiute.envs.gymnasium  # noqa: F401 - registers paiute/Paiute-v0
+from paiute.deal import Deal
 from paiute.envs import GYMNASIUM_ID
 from paiute.envs.encoding import ObservationEncoder
 from paiute.envs.gymnasium import PaiuteEnv
@@ -238,3 +240,24 @@ def test_train_policy_example_runs(tmp_path: Path) -> None:
     assert module.main([*arguments, "--plot", str(plot), "--save", str(tmp_path / "policy.pt")]) == 0
     assert plot.read_bytes().startswith(b"\x89PNG")
     assert (tmp_path / "policy.pt").stat().st_size > 0
+
+
+def test_r9_render_never_prints_an_opponents_hidden_card(
+    never_shown: Callable[[Deal, int], set[str]],
+) -> None:
+    """The seat's render is its own view: no card of another hand that it was never shown."""
+    env = PaiuteEnv(seat=1, opponents="random", players=3, render_mode="ansi", max_turns=80)
+    rng = np.random.default_rng(3)
+    checked = 0
+    for seed in range(4):
+        _, info = env.reset(seed=seed)
+        while True:
+            hidden = never_shown(env.table.deal, 1)
+            checked += len(hidden)
+            text = env.render()
+            assert isinstance(text, str)
+            assert not set(text.replace(",", " ").split()) & hidden, text
+            if env.table.done:
+                break
+            info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))[4]
+    assert checked > 0  # there were hidden cards to leak

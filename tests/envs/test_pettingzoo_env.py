@@ -18,6 +18,7 @@ checks the AEC half of its contract with legal actions.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -25,6 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
+from paiute.deal import Deal
 from paiute.envs.encoding import CHIP_BOUND, ObservationEncoder
 from paiute.envs.pettingzoo import env, parallel_env, raw_env
 from paiute.errors import IllegalActionError, PaiuteError
@@ -341,19 +343,10 @@ def test_state_is_the_whole_table_for_critics() -> None:
     assert int(np.argmin(np.where(order > 0, order, 2))) == deal.stock_cards()[-1]  # drawn next
 
 
-def hidden_cards(table: raw_env, seat: int) -> set[str]:
-    """Cards in other hands that ``seat`` may not see (R9.2, R9.3): not shown, not known, and
-    not wild (every view lists the wild cards, R3.1, which says nothing of where they are)."""
-    deal = table.table.deal
-    observation = deal.observation(seat)
-    known = {card for cards in observation.known_cards for card in cards} | set(deal.wild_cards)
-    return {
-        str(card) for other in range(table.table.players) if other != seat for card in deal.hand(other)
-    } - {str(card) for card in known}
-
-
 @pytest.mark.parametrize("view", ["agent", "player_1", 2])
-def test_r9_render_never_prints_an_opponents_hidden_card(view: str | int) -> None:
+def test_r9_render_never_prints_an_opponents_hidden_card(
+    view: str | int, never_shown: Callable[[Deal, int], set[str]]
+) -> None:
     table = raw_env(players=3, render_mode="ansi", render_view=view)
     rng = np.random.default_rng(6)
     for seed in range(3):
@@ -364,7 +357,7 @@ def test_r9_render_never_prints_an_opponents_hidden_card(view: str | int) -> Non
             text = table.render()
             assert isinstance(text, str)
             words = set(text.replace(",", " ").split())
-            assert not words & hidden_cards(table, seat), text
+            assert not words & never_shown(table.table.deal, seat), text
             observation, _, termination, truncation, _ = table.last()
             table.step(None if termination or truncation else random_legal(observation, rng))
 

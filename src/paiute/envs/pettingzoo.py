@@ -249,10 +249,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         cycles = self.max_cycles
         if not table.done and cycles is not None and table.decisions(table.deal.current_seat) >= cycles:
             table.cut(END_MAX_CYCLES)
-        if table.done:
+        if table.done:  # rewards stay 0.0 until the deal ends: nothing to reset before
             self._end_deal()
-        else:
-            self.rewards = dict.fromkeys(self.agents, 0.0)
         self.agent_selection = self.possible_agents[table.deal.current_seat]
         if self.render_mode == "human":
             self.render()
