@@ -45,7 +45,7 @@ def play(
 def test_check_env_passes_on_the_default_env(players: int) -> None:
     """check_env steps random actions from the whole action space: each illegal one is a
     terminal step with the penalty, as the default says."""
-    check_env(PaiuteEnv(players=players, opponents="random"), skip_render_check=True)
+    check_env(PaiuteEnv(players=players), skip_render_check=True)
 
 
 @pytest.mark.filterwarnings("error")

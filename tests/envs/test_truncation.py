@@ -170,3 +170,28 @@ def test_r7_2_the_batch_kernels_play_out_the_last_round_after_a_call() -> None:
     called = result.call_count > 0
     assert called.any()  # the sample holds deals with a call on the last turn before the cut
     assert not (result.truncated & called).any()
+
+
+def test_end_of_deal_infos_are_alike_in_both_environments() -> None:
+    table = raw_env(players=3, preset="gamerules", max_turns=MAX)
+    table.reset(seed=1)
+    for _agent in table.agent_iter():
+        observation, _, termination, truncation, pettingzoo_info = table.last()
+        table.step(
+            None
+            if termination or truncation
+            else hoard_id(np.flatnonzero(observation["action_mask"]).tolist())
+        )
+    env = PaiuteEnv(players=3, preset="gamerules", opponents="random", max_turns=MAX)
+    env.reset(seed=1)
+    env._opponents = [None if seat == env.seat else Hoarder() for seat in range(3)]
+    env.reset()
+    done = False
+    while not done:
+        *_, terminated, truncated, gymnasium_info = env.step(
+            hoard_id(np.flatnonzero(env.action_masks()).tolist())
+        )
+        done = terminated or truncated
+    assert set(gymnasium_info) - {"action_mask"} == set(pettingzoo_info)
+    for key in ("end", "rule", "rewards", "pot", "winners", "turns"):
+        assert gymnasium_info[key] == pettingzoo_info[key], key
