@@ -48,6 +48,7 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # type: ignore[import-untyped]
+from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 
 from paiute.actions import NUM_ACTIONS
 from paiute.envs.table import DEFAULT_MAX_TURNS, END_MAX_CYCLES, Table, rules_for
@@ -245,6 +246,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
             failure = (
                 error if isinstance(error, PaiuteError) else PaiuteError(f"bad action {action!r}: {error}")
             )
+            EnvLogger.warn_on_illegal_move()  # as TerminateIllegalWrapper logs it
             table.abandon(failure, seat)
         cycles = self.max_cycles
         if not table.done and cycles is not None and table.decisions(table.deal.current_seat) >= cycles:
