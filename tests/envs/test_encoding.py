@@ -343,3 +343,17 @@ def test_a_table_without_stakes_encodes_with_a_chip_scale_of_one() -> None:
         deal = Deal.new(rules, 3, 0, SeededChance(2))
         assert encoder.chip_scale == 1.0
         assert np.isfinite(encoder.encode(deal.observation(1))).all()
+
+
+def test_the_layout_command_takes_eight_players_and_refuses_bad_arguments_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from paiute.envs.encoding import main
+
+    assert main(["8", "pagat"]) == 0  # R2.1: max_players follows players
+    assert "| (total) | 2126 |" in capsys.readouterr().out
+    for argv in (["9"], ["3", "pagat", "stake=x"], ["3", "nope"]):
+        assert main(argv) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert len(captured.err.strip().splitlines()) == 1, captured.err

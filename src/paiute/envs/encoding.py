@@ -45,7 +45,7 @@ from paiute.actions import NUM_ACTIONS, Action, ActionKind
 from paiute.cards import CARDS, Card, format_cards
 from paiute.combos import Category, Value
 from paiute.errors import PaiuteError
-from paiute.rules import RuleSet
+from paiute.rules import MAX_SEATS, RuleSet
 
 if TYPE_CHECKING:
     from paiute.deal import Event
@@ -62,6 +62,7 @@ __all__ = [
     "action_mask",
     "layout_table",
     "legal_mask",
+    "rules_for",
 ]
 
 Float32Array = npt.NDArray[np.float32]
@@ -718,6 +719,18 @@ def _rel(k: int) -> str:
 # -- action masks ------------------------------------------------------------------------------
 
 
+def rules_for(preset: str, players: int, options: dict[str, object]) -> RuleSet:
+    """The rule set for ``players`` seats: ``max_players`` follows ``players`` above the
+    default 5 unless it is given (R2.1)."""
+    if (
+        "max_players" not in options
+        and isinstance(players, int)
+        and RuleSet().max_players < players <= MAX_SEATS
+    ):
+        options = {**options, "max_players": players}
+    return RuleSet.from_preset(preset, **options)
+
+
 def legal_mask(actions: Iterable[Action], out: Int8Array | None = None) -> Int8Array:
     """An int8 mask of length ``NUM_ACTIONS`` with 1 at each action's id."""
     if out is None:
@@ -754,14 +767,21 @@ def layout_table(rules: RuleSet, players: int) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m paiute.envs.encoding [players] [preset] [option=value ...]``: print the table."""
+    """``python -m paiute.envs.encoding [players] [preset] [option=value ...]``: print the table.
+
+    Bad arguments get one line on stderr and exit status 2."""
     import sys
 
     args = list(sys.argv[1:] if argv is None else argv)
-    players = int(args.pop(0)) if args and args[0].isdigit() else 4
-    preset = args.pop(0) if args and "=" not in args[0] else "pagat"
-    options = dict(RuleSet.parse_option(arg) for arg in args)
-    print(layout_table(RuleSet.from_preset(preset, **options), players))
+    try:
+        players = int(args.pop(0)) if args and args[0].isdigit() else 4
+        preset = args.pop(0) if args and "=" not in args[0] else "pagat"
+        options = dict(RuleSet.parse_option(arg) for arg in args)
+        table = layout_table(rules_for(preset, players, options), players)
+    except PaiuteError as error:
+        print(f"python -m paiute.envs.encoding: {error}", file=sys.stderr)
+        return 2
+    print(table)
     return 0
 
 

@@ -49,8 +49,8 @@ from gymnasium import spaces
 
 from paiute.actions import NUM_ACTIONS
 from paiute.envs import register
-from paiute.envs.encoding import Float32Array, Int8Array
-from paiute.envs.table import DEFAULT_MAX_TURNS, Table, rules_for
+from paiute.envs.encoding import Float32Array, Int8Array, rules_for
+from paiute.envs.table import DEFAULT_MAX_TURNS, Table
 from paiute.errors import PaiuteError
 from paiute.players import Player, make_player
 

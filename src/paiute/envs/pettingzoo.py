@@ -51,7 +51,8 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # type: ign
 from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 
 from paiute.actions import NUM_ACTIONS
-from paiute.envs.table import DEFAULT_MAX_TURNS, END_MAX_CYCLES, Table, rules_for
+from paiute.envs.encoding import rules_for
+from paiute.envs.table import DEFAULT_MAX_TURNS, END_MAX_CYCLES, Table
 from paiute.errors import PaiuteError
 
 __all__ = ["env", "parallel_env", "raw_env"]

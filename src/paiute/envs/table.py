@@ -40,7 +40,7 @@ from paiute.deal import Deal, Event, Outcome, Phase
 from paiute.envs.encoding import Float32Array, Int8Array, ObservationEncoder
 from paiute.errors import IllegalActionError, PaiuteError
 from paiute.observation import Observation
-from paiute.rules import DEFAULT_MAX_TURNS, MAX_SEATS, RuleSet
+from paiute.rules import DEFAULT_MAX_TURNS, RuleSet
 from paiute.settlement import collect_stakes, settle
 
 __all__ = [
@@ -51,7 +51,6 @@ __all__ = [
     "END_MAX_CYCLES",
     "END_OVER",
     "Table",
-    "rules_for",
 ]
 
 #: Why a deal ended (``info["end"]``): the last round was played (R7.1, R7.3).
@@ -73,18 +72,6 @@ END_RULES = {
     END_MAX_CYCLES: "R8.5",
     END_ILLEGAL: "R8.5",
 }
-
-
-def rules_for(preset: str, players: int, options: dict[str, Any]) -> RuleSet:
-    """The rule set for ``players`` seats: ``max_players`` follows ``players`` above the
-    default 5 unless it is given (R2.1)."""
-    if (
-        "max_players" not in options
-        and isinstance(players, int)
-        and RuleSet().max_players < players <= MAX_SEATS
-    ):
-        options = {**options, "max_players": players}
-    return RuleSet.from_preset(preset, **options)
 
 
 class Table:
