@@ -78,7 +78,10 @@ def run(args: argparse.Namespace) -> int:
     command = "hint"
     if args.playouts < 1 or args.draw_playouts < 0:
         message = tr.gettext(N_("--playouts must be at least 1 and --draw-playouts at least 0"))
-        print(tr.gettext(N_("paiute {command}: error: {message}"), command=command, message=message), file=sys.stderr)
+        print(
+            tr.gettext(N_("paiute {command}: error: {message}"), command=command, message=message),
+            file=sys.stderr,
+        )
         return 2
     try:
         record = Record.loads(sys.stdin.buffer.read()) if args.file == "-" else load(args.file)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from paiute.cards import Card
 from paiute.errors import N_
 from paiute.hint import Hint
 from paiute.i18n import Translator, translator
@@ -52,8 +53,8 @@ def hint_lines(
     tr = tr or translator()
     wild = obs.wild_cards
 
-    def cards(items: Sequence[int]) -> str:
-        return cards_text(items, wild, pretty=pretty, tr=tr)  # type: ignore[arg-type]
+    def cards(items: Sequence[Card]) -> str:
+        return cards_text(items, wild, pretty=pretty, tr=tr)
 
     lines = [
         tr.gettext(
@@ -83,7 +84,9 @@ def hint_lines(
             )
             lines.append(
                 tr.gettext(
-                    N_("  Outs: {outs} of the {unseen} cards you have not seen complete a combination: {cards}."),
+                    N_(
+                        "  Outs: {outs} of the {unseen} cards you have not seen complete a combination: {cards}."
+                    ),
                     outs=tr.number(plan.outs),
                     unseen=tr.number(plan.unseen),
                     cards=cards(plan.out_cards),
@@ -98,7 +101,9 @@ def hint_lines(
         elif plan.category is not None:
             lines.append(
                 tr.gettext(
-                    N_("  Why: keeping {cards}, you are two cards from {combination} (with {uses}); no single card completes a combination yet."),
+                    N_(
+                        "  Why: keeping {cards}, you are two cards from {combination} (with {uses}); no single card completes a combination yet."
+                    ),
                     cards=cards(plan.keeps),
                     combination=tr.category(plan.category),
                     uses=cards(plan.uses) or tr.gettext(N_("(any)")),
@@ -116,7 +121,9 @@ def hint_lines(
         elif plan.category is not None:
             lines.append(
                 tr.gettext(
-                    N_("  Chance to complete it in the {draws} draws from the stock likely left to you: {chance}."),
+                    N_(
+                        "  Chance to complete it in the {draws} draws from the stock likely left to you: {chance}."
+                    ),
                     draws=tr.number(round(plan.draws_left, 1)),
                     chance=percent(plan.chance, tr),
                 )
@@ -133,7 +140,9 @@ def hint_lines(
         who = tr.gettext(N_(", ")).join(names[seat] for seat in odds.still_to_play)
         lines.append(
             tr.gettext(
-                N_("  Calling {value} wins {chance} of the playouts ({low} to {high}); {who} still to play (R7.2)."),
+                N_(
+                    "  Calling {value} wins {chance} of the playouts ({low} to {high}); {who} still to play (R7.2)."
+                ),
                 value=tr.value(odds.value),
                 chance=percent(odds.chance, tr),
                 low=percent(odds.low, tr),
