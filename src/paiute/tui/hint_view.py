@@ -150,7 +150,9 @@ def hint_lines(
                 who=who,
             )
         )
-    lines.append(tr.gettext(N_("Expected chips of each move, with a 95% interval:")))
+    lines.append(
+        tr.gettext(N_("Expected chips of each move, with a {level} interval:"), level=percent(0.95, tr))
+    )
     for estimate in sorted(found.estimates, key=lambda e: e.mean, reverse=True):
         row = tr.gettext(
             N_("  {chips} [{low}, {high}]  {action}"),
