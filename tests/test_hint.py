@@ -349,3 +349,20 @@ def test_a_hint_is_repeatable_under_a_seed() -> None:
     first: Hint = hint(obs, playouts=2, draw_playouts=3, seed=3)
     assert hint(obs, playouts=2, draw_playouts=3, seed=3) == first
     assert isinstance(first.recommended, Action)
+
+
+def test_r5_7_two_cards_away_counts_no_paiute_past_the_first_turn() -> None:
+    # 2h 4c 8c* Th Qh (eights wild): two more cards make a Paiute most often, but the second
+    # of them comes after the first turn, when a Paiute may no longer be called (R5.7).
+    deal = make_deal(RuleSet(), 3, 0, {1: "2h 4c 8c Th Qh"}, upcard="8d")
+    plan = hint(deal.observation(1), playouts=1, draw_playouts=2, seed=1).plan
+    assert plan is not None
+    assert plan.cards_away == 2
+    assert plan.category is not None
+    assert plan.category.value != "paiute"
+    assert set(map(str, plan.uses)) <= {"8c", "Th", "Qh"}  # the cards of that combination
+    anytime = make_deal(RuleSet(paiute_any_turn=True), 3, 0, {1: "2h 4c 8c Th Qh"}, upcard="8d")
+    plan = hint(anytime.observation(1), playouts=1, draw_playouts=2, seed=1).plan
+    assert plan is not None
+    assert plan.category is not None
+    assert plan.category.value == "paiute"

@@ -353,7 +353,9 @@ def _plan(
         first = next(out for out in outs if _category(out.code, rules.royal_high) is category)
         uses = _uses(keeps, first.cards[0], evaluator)
     else:
-        category, uses, chance = _two_away(keeps, unseen, evaluator, paiute_ok, floor, draws, rng)
+        # Two more draws: the second is never a first turn, so a Paiute counts only where any
+        # turn allows it (R5.7).
+        category, uses, chance = _two_away(keeps, unseen, evaluator, paiute_any, floor, draws, rng)
         cards_away = 0 if category is None else 2
     return Plan(
         keeps,
@@ -421,17 +423,22 @@ def _two_away(
         return None, (), 0.0
     per_category = Counter(_category(code, royal_high) for code in pairs.values())
     category = max(per_category, key=lambda c: (per_category[c], c.order(royal_high)))
-    used = Counter[Card]()
+    # The cards of ``keeps`` that the completed combination shows (R6.2, R6.3), in more than
+    # half of the pairs that complete it.
+    used: Counter[Card] = Counter()
+    chosen_pairs = 0
     for (first, second), code in pairs.items():
         if _category(code, royal_high) is not category:
             continue
+        chosen_pairs += 1
         for index in range(5):
             held = [*keeps[:index], *keeps[index + 1 :], first, second]
             if best(held) == code:
-                used.update(card for card in keeps if card != keeps[index])
+                call = evaluator.best(held)
+                if call is not None:
+                    used.update(card for card in keeps if card in call.shown)
                 break
-    shown = sum(used.values())
-    uses = tuple(card for card in keeps if used[card] * 2 > shown / 4) if shown else ()
+    uses = tuple(card for card in keeps if used[card] * 2 > chosen_pairs)
     usable = [d for d in draws if d >= 2]
     if not usable:
         return category, uses, 0.0

@@ -43,7 +43,7 @@ class HintSettings:
 
     playouts: int = 24  # determinizations each legal move is played out on
     draw_playouts: int = 12  # playouts counting the draws left
-    budget_ms: float | None = 1500.0  # the estimate stops before running past this (None: never)
+    budget_ms: float | None = 2000.0  # the estimate stops before running past this (None: never)
     workers: int = 2  # hints worked out at once, in their own threads...
     waiting: int = 4  # ...and at most this many more queued; beyond, "unavailable"
     cache: int = 256  # positions remembered (table, version, seat)
