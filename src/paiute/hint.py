@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -102,6 +103,7 @@ class Plan:
     by_category: tuple[tuple[Category, int], ...]  # outs of each combination, highest first
     unseen: int  # cards the seat has not seen
     draws_left: float  # the seat's expected draws from the stock before the deal ends
+    draw_samples: int  # the playouts that estimate it
     chance: float  # of completing a combination within those draws
     last_turn: bool  # no draw is left to the seat (R7.2: its last-round turn is this one)
     pile_completes: Value | None  # the discard pile's top card would make this call now
@@ -117,6 +119,7 @@ class Plan:
             "by_category": {category.value: count for category, count in self.by_category},
             "unseen": self.unseen,
             "draws_left": round(self.draws_left, 2),
+            "draw_samples": self.draw_samples,
             "chance": round(self.chance, 4),
             "last_turn": self.last_turn,
             "pile_completes": None if self.pile_completes is None else self.pile_completes.to_json(),
@@ -232,22 +235,25 @@ def hint(
     """The hint for the seat to act, from its observation only (R9).
 
     The result depends only on the observation, ``seed`` and the playout counts (not on the
-    time) when no ``budget_ms`` is given; with one, the estimate stops early when the next
-    round of playouts would run past it.
+    time) when no ``budget_ms`` is given; with one, the estimate of the moves stops early when
+    its next round of playouts would run past three quarters of it, and the playouts counting
+    the draws left stop at the budget (after at least one).
     """
     seat = observation.seat
     if seat is None or not observation.legal_actions:
         raise PlayerError("only the seat to move has a hint")
     if draw_playouts < 0:
         raise PlayerError(f"draw playouts must be at least 0, not {draw_playouts!r}")
-    estimates = estimate_actions(observation, playouts=playouts, budget_ms=budget_ms, seed=seed)
+    deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
+    moves_ms = None if budget_ms is None else 0.75 * budget_ms
+    estimates = estimate_actions(observation, playouts=playouts, budget_ms=moves_ms, seed=seed)
     best = estimates.best()
     recommended = best.action
     evaluator = Evaluator(observation.wild_cards, royal_high=observation.rules.royal_high)
     calls = _call_odds(observation, estimates.estimates, estimates.values, evaluator)
     plan = None
     if not recommended.kind.is_call:
-        plan = _plan(observation, recommended, evaluator, draw_playouts, seed)
+        plan = _plan(observation, recommended, evaluator, draw_playouts, seed, deadline)
     return Hint(
         seat,
         observation.phase,
@@ -309,7 +315,12 @@ def _call_odds(
 
 
 def _plan(
-    observation: Observation, recommended: Action, evaluator: Evaluator, draw_playouts: int, seed: int
+    observation: Observation,
+    recommended: Action,
+    evaluator: Evaluator,
+    draw_playouts: int,
+    seed: int,
+    deadline: float | None,
 ) -> Plan:
     rules = observation.rules
     hand = observation.hand
@@ -338,7 +349,7 @@ def _plan(
         per_category[_category(out.code, rules.royal_high)] += len(out.cards)
     order = [c for c in sorted(per_category, key=lambda c: c.order(rules.royal_high), reverse=True)]
     by_category = tuple((category, per_category[category]) for category in order)
-    draws = [] if last_turn else _draws_left(observation, recommended, draw_playouts, seed)
+    draws = [] if last_turn else _draws_left(observation, recommended, draw_playouts, seed, deadline)
     if observation.phase == "draw" and not draws and not last_turn:
         draws = [1]  # at least the draw about to be made
     draws_left = sum(draws) / len(draws) if draws else 0.0
@@ -367,6 +378,7 @@ def _plan(
         by_category,
         count,
         draws_left,
+        len(draws),
         chance,
         last_turn,
         pile_completes,
@@ -458,7 +470,9 @@ def _two_away(
 # -- the draws left -----------------------------------------------------------------------------
 
 
-def _draws_left(observation: Observation, recommended: Action, playouts: int, seed: int) -> list[int]:
+def _draws_left(
+    observation: Observation, recommended: Action, playouts: int, seed: int, deadline: float | None
+) -> list[int]:
     """The seat's draws from the stock before the deal ends, in ``playouts`` greedy playouts
     in which the seat never calls (see the module documentation)."""
     seat = observation.seat
@@ -466,6 +480,8 @@ def _draws_left(observation: Observation, recommended: Action, playouts: int, se
     rng = random.Random(seed ^ 0xD2A3)
     counts = []
     for _ in range(playouts):
+        if deadline is not None and counts and time.perf_counter() > deadline:
+            break  # the hint's time budget is spent
         round_seed = rng.getrandbits(48)
         deal = Deal.from_observation(observation, SeededChance(round_seed))
         players = [GreedyPlayer(seed=round_seed * 16 + other) for other in range(observation.players)]

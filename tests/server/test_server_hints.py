@@ -15,12 +15,12 @@ from paiute.server import create_app
 from paiute.server.hints import HintSettings, _seed
 
 CARD_TEXT = re.compile(r"^(?:[2-9TJQKA][cdhs]|Jk[12])$")
-QUICK = HintSettings(playouts=2, draw_playouts=2, budget_ms=None)
+QUICK = HintSettings(playouts=2, draw_playouts=2, budget_ms=None, processes=False)
 
 
-def _client(db_url: str, **settings: Any) -> TestClient:
+def _client(db_url: str, hints: HintSettings = QUICK, **settings: Any) -> TestClient:
     app = create_app(db_url, settings=fast_settings(**settings))
-    app.state.hint_settings = QUICK
+    app.state.hint_settings = hints
     return TestClient(app)
 
 
@@ -136,3 +136,27 @@ def test_the_estimate_runs_off_the_event_loop(db_url: str, monkeypatch: Any) -> 
         assert _hint(client, table_id, tokens[mover]).status_code == 200
     assert len(threads) == 1
     assert threads[0].startswith("paiute-hint")  # its own pool, never the loop's thread
+
+
+def test_worker_processes_give_the_same_figures(db_url: str) -> None:
+    with _client(
+        db_url, hints=HintSettings(playouts=2, draw_playouts=2, budget_ms=None, workers=1)
+    ) as client:
+        try:
+            table_id, tokens = _two_people(client)
+            view = state(client, table_id)
+            mover, version = view["observation"]["current_seat"], view["version"]
+            response = _hint(client, table_id, tokens[mover])
+            assert response.status_code == 200, response.text
+            table = client.app.state.service.runtimes[table_id].table  # type: ignore[attr-defined]
+            expected = hint(
+                table.deal.observation(mover),
+                playouts=2,
+                draw_playouts=2,
+                seed=_seed(table_id, version, mover),
+            ).to_json()
+            assert {
+                k: v for k, v in response.json().items() if k not in ("table", "version", "deal")
+            } == expected
+        finally:
+            client.app.state.hints.pool.shutdown()  # type: ignore[attr-defined]

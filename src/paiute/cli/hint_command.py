@@ -23,10 +23,10 @@ same hint. Exit status 0, 1 for an invalid record, 2 for a position that is not 
 
 --json prints one object: {"deal", "action", "format": "paiute-hint/1", "seat", "phase",
   "recommended", "actions": [{"action", "mean", "low", "high", "samples"}], "plan": {"keeps",
-  "category", "uses", "cards_away", "outs", "out_cards", "by_category", "unseen", "draws_left",
-  "chance", "last_turn", "pile_completes"} or null, "calls": [{"action", "value", "chance",
-  "low", "high", "wins", "samples", "still_to_play", "certain"}], "playouts", "draw_playouts",
-  "seed"}
+  "category", "uses", "cards_away", "outs", "out_cards", "by_category", "unseen",
+  "draws_left", "draw_samples", "chance", "last_turn", "pile_completes"} or null, "calls":
+  [{"action", "value", "chance", "low", "high", "wins", "samples", "still_to_play",
+  "certain"}], "playouts", "draw_playouts", "seed"}
 
 examples:
   paiute hint match.json --deal 0 --action 6

@@ -6,8 +6,9 @@ worked out from that seat's observation alone (R9), the same figures as ``paiute
 derived from the table, its version and the seat (so asking again at the same moment gives the
 same hint), and nothing is stored.
 
-The estimate runs off the event loop, in this module's own small pool of threads, so that a
-table never waits on it and the bots' threads are not crowded; a bounded number run at once
+The estimate runs off the event loop, in this module's own small pool of worker processes
+(fresh interpreters, never a fork of the threaded server), so that neither the table's event
+loop nor the bots' threads compete with it for the interpreter; a bounded number run at once
 (more is refused with ``unavailable``), each with a playout and a time budget, and a position
 already worked out is answered from a small cache. The request takes a token of the same rate
 limiter as every request that changes state.
@@ -17,9 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import threading
+import multiprocessing
+import signal
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -44,9 +46,23 @@ class HintSettings:
     playouts: int = 24  # determinizations each legal move is played out on
     draw_playouts: int = 12  # playouts counting the draws left
     budget_ms: float | None = 2000.0  # the estimate stops before running past this (None: never)
-    workers: int = 2  # hints worked out at once, in their own threads...
+    workers: int = 2  # hints worked out at once, in their own processes...
     waiting: int = 4  # ...and at most this many more queued; beyond, "unavailable"
     cache: int = 256  # positions remembered (table, version, seat)
+    processes: bool = True  # False: threads of this process (tests; no process start-up)
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C reaches the whole process group: only the server decides what to stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _work(
+    observation: Observation, playouts: int, draw_playouts: int, budget_ms: float | None, seed: int
+) -> dict[str, Any]:
+    """In a worker: the hint's figures, from the seat's observation only (R9)."""
+    found = hint(observation, playouts=playouts, draw_playouts=draw_playouts, budget_ms=budget_ms, seed=seed)
+    return found.to_json()
 
 
 class _Hints:
@@ -54,9 +70,14 @@ class _Hints:
 
     def __init__(self, settings: HintSettings) -> None:
         self.settings = settings
-        self.pool = ThreadPoolExecutor(max_workers=settings.workers, thread_name_prefix="paiute-hint")
-        self.lock = threading.Lock()
-        self.under_way = 0
+        self.pool: Executor
+        if settings.processes:
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+            self.pool = ProcessPoolExecutor(settings.workers, context, initializer=_ignore_interrupts)
+        else:
+            self.pool = ThreadPoolExecutor(max_workers=settings.workers, thread_name_prefix="paiute-hint")
+        self.under_way = 0  # changed on the event loop only
         self.cache: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
         self.running: dict[tuple[str, int, int], asyncio.Future[dict[str, Any]]] = {}
 
@@ -71,21 +92,33 @@ class _Hints:
         while len(self.cache) > self.settings.cache:
             self.cache.popitem(last=False)
 
-    def work(self, observation: Observation, seed: int) -> dict[str, Any]:
-        """In a pool thread: the hint's figures (observation only, R9)."""
+    def start(
+        self, key: tuple[str, int, int], observation: Observation, seed: int
+    ) -> asyncio.Future[dict[str, Any]]:
         settings = self.settings
-        try:
-            found = hint(
+        if self.under_way >= settings.workers + settings.waiting:
+            raise ServiceError("unavailable", N_("the server is busy working out hints; try again soon"))
+        self.under_way += 1
+        loop = asyncio.get_running_loop()
+        running: asyncio.Future[dict[str, Any]] = asyncio.ensure_future(
+            loop.run_in_executor(
+                self.pool,
+                _work,
                 observation,
-                playouts=settings.playouts,
-                draw_playouts=settings.draw_playouts,
-                budget_ms=settings.budget_ms,
-                seed=seed,
+                settings.playouts,
+                settings.draw_playouts,
+                settings.budget_ms,
+                seed,
             )
-            return found.to_json()
-        finally:
-            with self.lock:
-                self.under_way -= 1
+        )
+        self.running[key] = running
+
+        def finished(_done: object) -> None:
+            self.under_way -= 1
+            self.running.pop(key, None)
+
+        running.add_done_callback(finished)
+        return running
 
 
 def _hints_of(request: Request) -> _Hints:
@@ -131,19 +164,8 @@ async def table_hint(table_id: TableId, request: Request) -> dict[str, Any]:
     else:
         running = hints.running.get(key)
         if running is None:
-            with hints.lock:
-                if hints.under_way >= hints.settings.workers + hints.settings.waiting:
-                    raise ServiceError(
-                        "unavailable", N_("the server is busy working out hints; try again soon")
-                    )
-                hints.under_way += 1
             observation = deal.observation(seat)  # taken now, on the loop: one consistent view
-            loop = asyncio.get_running_loop()
-            running = asyncio.ensure_future(
-                loop.run_in_executor(hints.pool, hints.work, observation, _seed(table_id, version, seat))
-            )
-            hints.running[key] = running
-            running.add_done_callback(lambda _done: hints.running.pop(key, None))
+            running = hints.start(key, observation, _seed(table_id, version, seat))
         # shield: a client that goes away does not cancel the work another request may await
         answer = await asyncio.shield(running)
         hints.remember(key, answer)
