@@ -478,7 +478,7 @@ def _draws_left(
     seat = observation.seat
     assert seat is not None
     rng = random.Random(seed ^ 0xD2A3)
-    counts = []
+    counts: list[int] = []
     for _ in range(playouts):
         if deadline is not None and counts and time.perf_counter() > deadline:
             break  # the hint's time budget is spent
