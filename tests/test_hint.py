@@ -366,3 +366,28 @@ def test_r5_7_two_cards_away_counts_no_paiute_past_the_first_turn() -> None:
     assert plan is not None
     assert plan.category is not None
     assert plan.category.value == "paiute"
+
+
+def test_r7_1_a_call_by_the_dealer_with_nobody_after_it_wins_for_certain() -> None:
+    deal = make_deal(
+        RuleSet(), 2, 0, {0: "Qc Qd Qh Qs 9c"}, upcard="2d", stock="5s 9d", balances=[9, 9], pot=2
+    )
+    play(deal, "draw stock", "discard 5s", "draw stock")  # the dealer, seat 0, holds Q Q Q Q 9 9
+    found = hint(deal.observation(0), playouts=2, draw_playouts=1, seed=1)
+    odds = found.call_odds(Action.parse("call"))
+    assert odds is not None
+    assert odds.still_to_play == ()
+    assert odds.certain
+    assert odds.chance == 1.0
+    assert odds.wins == odds.samples  # the playouts agree: the deal ends at once (R7.1)
+
+
+def test_r7_2_a_call_lists_the_seats_still_to_play() -> None:
+    deal = make_deal(RuleSet(), 4, 3, {0: "Qc Qd Qh Qs 9c"}, upcard="2d", stock="9d")
+    play(deal, "draw stock")  # seat 0 (the dealer's left) holds Q Q Q Q 9 9 on its first turn
+    found = hint(deal.observation(0), playouts=2, draw_playouts=1, seed=1)
+    odds = found.call_odds(Action.parse("call"))
+    assert odds is not None
+    assert odds.still_to_play == (1, 2, 3)  # up to and including the dealer (R7.2)
+    assert not odds.certain
+    assert 0.0 <= odds.low <= odds.chance <= odds.high <= 1.0

@@ -16,7 +16,8 @@ at the table, so asking for a hint changes nothing they do). It holds:
   equals or beats the highest so far, R6.4), and the chance of drawing one within the turns
   likely left;
 * **for a call** (:class:`CallOdds`): the chance it wins, given who still has a turn (R7.2),
-  from the same playouts: the share of determinizations in which the call wins or ties.
+  from as many playouts of the same kind (the call made, the last round played by ``greedy``):
+  the share in which the seat is among the winners (a tie counts).
 
 How "the turns likely left" is estimated: ``draw_playouts`` more playouts from the same kind of
 determinizations, with the recommended action taken and every seat played by ``greedy``,
@@ -250,7 +251,9 @@ def hint(
     best = estimates.best()
     recommended = best.action
     evaluator = Evaluator(observation.wild_cards, royal_high=observation.rules.royal_high)
-    calls = _call_odds(observation, estimates.estimates, estimates.values, evaluator)
+    calls = _call_odds(
+        observation, evaluator, max(1, estimates.playouts // len(estimates.estimates)), seed, deadline
+    )
     plan = None
     if not recommended.kind.is_call:
         plan = _plan(observation, recommended, evaluator, draw_playouts, seed, deadline)
@@ -286,27 +289,42 @@ def _still_to_play(observation: Observation) -> tuple[int, ...]:
 
 
 def _call_odds(
-    observation: Observation,
-    estimates: Sequence[ActionEstimate],
-    values: Sequence[Sequence[float]],
-    evaluator: Evaluator,
+    observation: Observation, evaluator: Evaluator, playouts: int, seed: int, deadline: float | None
 ) -> tuple[CallOdds, ...]:
+    """Every legal call's chance to win: the share of ``playouts`` greedy playouts (the same
+    kind of determinizations as the estimate, the call made, the last round played out,
+    R7.2) in which the seat is among the winners (R8.1; a tie, R8.3, counts)."""
+    seat = observation.seat
+    assert seat is not None
     hand = observation.hand
     still = _still_to_play(observation)
     found = []
-    for estimate, samples in zip(estimates, values, strict=True):
-        action = estimate.action
+    for index, action in enumerate(observation.legal_actions):
         if not action.kind.is_call:
             continue
         shown = [card for card in hand if card != action.card] if action.card is not None else list(hand)
         value = evaluator.value(shown)
         if value is None:  # pragma: no cover - a legal call always makes a combination (R6.1)
             continue
-        # A playout's value is the seat's chips after the deal less before (R8): more than
-        # nothing only when the call won or tied (R8.1, R8.3; R8.4 makes a loser pay).
-        wins = sum(1 for x in samples if x > 0)
-        low, high = wilson(wins, len(samples)) if samples else (0.0, 1.0)
-        found.append(CallOdds(action, value, wins, len(samples), low, high, still, not still))
+        rng = random.Random((seed << 8) ^ 0xCA11 ^ index)
+        wins = samples = 0
+        for _ in range(playouts):
+            if deadline is not None and samples and time.perf_counter() > deadline:
+                break  # the hint's time budget is spent
+            round_seed = rng.getrandbits(48)
+            deal = Deal.from_observation(observation, SeededChance(round_seed))
+            deal.apply(action)
+            players = [GreedyPlayer(seed=round_seed * 16 + other) for other in range(observation.players)]
+            steps = 0
+            while not deal.is_over and steps < _PLAYOUT_CAP:
+                current = deal.current_seat
+                deal.apply(players[current].act(deal.observation(current)))
+                steps += 1
+            outcome = deal.outcome
+            samples += 1
+            wins += outcome is not None and seat in outcome.winners
+        low, high = wilson(wins, samples) if samples else (0.0, 1.0)
+        found.append(CallOdds(action, value, wins, samples, low, high, still, not still))
     found.sort(key=lambda odds: odds.value, reverse=True)
     return tuple(found)
 

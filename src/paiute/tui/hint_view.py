@@ -132,7 +132,9 @@ def hint_lines(
         if odds.certain:
             lines.append(
                 tr.gettext(
-                    N_("  Calling {value}: nobody has a turn after you (R7.1), so it wins."),
+                    N_(
+                        "  Calling {value}: nobody has a turn after you (R7.1, R7.3) and no call shown beats it (R6.4), so it wins (a tie shares the pot, R8.3)."
+                    ),
                     value=tr.value(odds.value),
                 )
             )

@@ -318,7 +318,7 @@ export const EN = {
   "hint.last_turn": "This is your last turn (R7.2): no draw is left to complete it.",
   "hint.chance": "Chance to complete it in the {draws} draws from the stock likely left to you: {chance}.",
   "hint.call": "Calling {value} wins {chance} of the playouts ({low} to {high}); {who} still to play (R7.2).",
-  "hint.call.certain": "Calling {value}: nobody has a turn after you (R7.1), so it wins.",
+  "hint.call.certain": "Calling {value}: nobody has a turn after you (R7.1, R7.3) and no call shown beats it (R6.4), so it wins (a tie shares the pot, R8.3).",
   "hint.percent": "{percent}%",
   "hint.table.caption": "Expected chips of each move, with a {level} interval",
   "hint.table.move": "Move",
