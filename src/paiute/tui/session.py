@@ -55,6 +55,8 @@ __all__ = [
 META_FORMAT = "paiute-play/1"
 #: Determinizations a hint plays out each legal move on (paiute.hint): the "hint" key.
 DEFAULT_HINT = DEFAULT_PLAYOUTS
+#: The most a hint makes a person wait (the playouts stop early past it).
+HINT_BUDGET_MS = 3000.0
 DEFAULT_CHIPS = 100
 
 
@@ -436,6 +438,7 @@ class Session:
         return hint(
             self.observation(seat),
             playouts=self.config.hint,
+            budget_ms=HINT_BUDGET_MS,
             seed=self.hint_seed() if seed is None else seed,
         )
 
