@@ -56,14 +56,18 @@ def hint_lines(
     def cards(items: Sequence[Card]) -> str:
         return cards_text(items, wild, pretty=pretty, tr=tr)
 
-    lines = [
-        tr.gettext(
-            N_("Hint: {action} (the most chips expected of {n} moves, {playouts} playouts each)."),
-            action=action_text(found.recommended, obs, pretty=pretty, tr=tr),
-            n=tr.number(len(found.estimates)),
-            playouts=tr.number(found.playouts),
-        )
-    ]
+    action = action_text(found.recommended, obs, pretty=pretty, tr=tr)
+    if len(found.estimates) == 1:
+        lines = [tr.gettext(N_("Hint: {action} (your only legal move now)."), action=action)]
+    else:
+        lines = [
+            tr.gettext(
+                N_("Hint: {action} (the most chips expected of {n} moves; playouts per move: {playouts})."),
+                action=action,
+                n=tr.number(len(found.estimates)),
+                playouts=tr.number(found.playouts),
+            )
+        ]
     plan = found.plan
     if plan is not None:
         if plan.pile_completes is not None:

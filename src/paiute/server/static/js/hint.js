@@ -67,13 +67,11 @@ function renderHint(hint) {
   head.append(close);
   panel.append(head);
   panel.append(el("p", "hint-move", t("hint.move", { action: moveWords(hint.recommended, hint) })));
-  panel.append(
-    el(
-      "p",
-      "muted",
-      t("hint.basis", { count: formatNumber(hint.actions.length), playouts: formatNumber(hint.playouts) }),
-    ),
-  );
+  const basis =
+    hint.actions.length === 1
+      ? t("hint.basis.only")
+      : t("hint.basis", { count: formatNumber(hint.actions.length), playouts: formatNumber(hint.playouts) });
+  panel.append(el("p", "muted", basis));
   const plan = hint.plan;
   if (plan) {
     if (plan.pile_completes) panel.append(line(t("hint.pile", { value: valueText(plan.pile_completes) })));
