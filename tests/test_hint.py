@@ -13,8 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from helpers import make_deal, play
+from helpers import choose, make_deal, play, random_deal
 from paiute import Action, Card, Deal, Evaluator, Match, RuleSet, SeededChance, pack
 from paiute.hint import Hint, PositionError, draw_chance, hint, position_before
 from paiute.observation import Observation
@@ -391,3 +393,35 @@ def test_r7_2_a_call_lists_the_seats_still_to_play() -> None:
     assert odds.still_to_play == (1, 2, 3)  # up to and including the dealer (R7.2)
     assert not odds.certain
     assert 0.0 <= odds.low <= odds.chance <= odds.high <= 1.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 40), pick=st.integers(0, 5))
+def test_every_out_and_only_outs_on_random_positions(seed: int, steps: int, pick: int) -> None:
+    """paiute.outs (shared by greedy and the hints): for any five cards a seat may keep, the
+    completing cards are exactly the unseen cards with which the evaluator finds a call (R5),
+    and the unseen cards are exactly the pack less what the seat may see (R9)."""
+    from paiute.outs import Unseen, completing
+
+    deal, rng = random_deal(seed)
+    for _ in range(steps):
+        if deal.is_over:
+            break
+        deal.apply(choose(rng, deal.legal_actions(), call_bias=0.05))
+    seat = deal.current_seat
+    obs = deal.observation(seat)
+    unseen = Unseen.of(obs)
+    assert set(unseen.cards) == set(pack(obs.rules.jokers)) - _visible(obs)
+    hand = list(obs.hand)
+    if len(hand) == 6:
+        hand.pop(pick % 6)
+    if len(hand) != 5:
+        return
+    evaluator = Evaluator(obs.wild_cards, royal_high=obs.rules.royal_high)
+    found: dict[Card, int] = {}
+    for out in completing(hand, unseen, evaluator):
+        for card in out.cards:
+            assert card not in found  # each unseen card in one group
+            found[card] = out.code
+    brute = {card: evaluator.best_code([*hand, card]) for card in unseen.cards}
+    assert found == {card: code for card, code in brute.items() if code}
