@@ -35,7 +35,7 @@ BOTS = (SeatSpec("You"), SeatSpec("Greedy", "greedy"), SeatSpec("Random", "rando
 def stacked() -> Session:
     """Dealer Random (seat 2): the person at seat 0 plays first, the discard pile empty."""
     rules = RuleSet()
-    config = PlayConfig(rules, BOTS, seed=3, hint="greedy")
+    config = PlayConfig(rules, BOTS, seed=3, hint=2)
     match = Match(rules, config.names, dealer=2)
     session = Session(config, match=match)
     match.start_deal(make_deck(3, 2, {0: "4c 8d Th Qs 2h"}, upcard="5c", stock="Kd 9s"))

@@ -62,13 +62,13 @@ def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
 def new_session(
     tmp_path: Path | None = None, *, seed: int = 1, seats: tuple[SeatSpec, ...] = BOTS
 ) -> Session:
-    config = PlayConfig(RuleSet(), seats, seed=seed, hint="greedy")
+    config = PlayConfig(RuleSet(), seats, seed=seed, hint=2)
     return Session.new(config, None if tmp_path is None else tmp_path)
 
 
 def stacked(dealer: int, hands: dict[int, str | Sequence[Card]], *, upcard: str, stock: str) -> Session:
     rules = RuleSet()
-    config = PlayConfig(rules, BOTS, seed=3, hint="greedy")
+    config = PlayConfig(rules, BOTS, seed=3, hint=2)
     match = Match(rules, config.names, dealer=dealer)
     session = Session(config, match=match)
     match.start_deal(make_deck(3, dealer, hands, upcard=upcard, stock=stock))
@@ -295,12 +295,21 @@ def test_app_hint_help_and_history() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             await pilot.press("h")
-            for _ in range(200):
+            for _ in range(400):
                 await pilot.pause()
-                if "Hint (greedy): " in message(app):
+                if isinstance(app.screen, TextScreen):
                     break
-                await asyncio.sleep(0.005)
-            assert "Hint (greedy): " in message(app)
+                await asyncio.sleep(0.01)
+            # The hint's page: the move, the reasons, every move's expected chips (paiute.hint).
+            assert isinstance(app.screen, TextScreen)
+            text = flat(screen_text(app))
+            assert "Hint: " in text
+            assert "Why: keeping " in text
+            assert "Expected chips of each move, with a 95% interval:" in text
+            assert "<- best" in text
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, TextScreen)
             await pilot.press("question_mark")
             await pilot.pause()
             text = screen_text(app)

@@ -80,7 +80,7 @@ def test_plain_end_to_end_subprocess_transcript(tmp_path: Path) -> None:
             "--bots",
             "random",
             "--hint",
-            "greedy",
+            "2",
             "--data-dir",
             str(tmp_path),
         ],
@@ -98,7 +98,8 @@ def test_plain_end_to_end_subprocess_transcript(tmp_path: Path) -> None:
     assert "COMMANDS" in out  # ?
     assert "Not allowed: R6.1" in out  # c before drawing
     assert "You drew from the stock: " in out
-    assert "Hint (greedy): " in out
+    assert "Hint: " in out
+    assert "Expected chips of each move, with a 95% interval:" in out
     assert "Discard pile, bottom to top:" in out
     assert "You left the match" in out
     path = only_record(tmp_path)
@@ -174,7 +175,7 @@ def stacked_session(
         rules,
         (SeatSpec("You"), SeatSpec("Greedy", "greedy"), SeatSpec("Random", "random")),
         seed=3,
-        hint="greedy",
+        hint=2,
     )
     match = Match(rules, config.names, dealer=dealer)
     session = Session(config, match=match)
@@ -264,7 +265,7 @@ def test_resume_continues_the_same_match_reproducibly(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     commands = SCRIPT * 30
-    common = ["play", "--plain", "--seed", "7", "--bots", "random,greedy", "--hint", "greedy"]
+    common = ["play", "--plain", "--seed", "7", "--bots", "random,greedy", "--hint", "2"]
     # One match played straight through...
     status, _ = run_cli(capsys, [*common, "--data-dir", str(tmp_path / "a")], commands)
     assert status == 0

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from paiute import __version__
 from paiute.cli import (
     eval_command,
+    hint_command,
     odds_command,
     play_command,
     replay_command,
@@ -39,6 +40,7 @@ examples:
   paiute simulate --deals 2000 --bots greedy    the facts of the game, --plot DIR for charts
   paiute odds --wild all                        chances of holding each combination
   paiute play                                   play against bots in the terminal (--plain)
+  paiute hint match.json --deal 0 --action 6    the best move at a position, and why
   paiute verify match.json                      check a server game's fair-deal proofs
   paiute serve                                  play in the browser, with people and bots
 """)
@@ -65,7 +67,7 @@ def build_parser(tr: Translator | None = None) -> argparse.ArgumentParser:
         eval_command.register(commands, tr)
         replay_command.register(commands, tr)
         rules_command.register(commands, tr)
-        for module in (tournament_command, simulate_command, odds_command, play_command):
+        for module in (tournament_command, simulate_command, odds_command, play_command, hint_command):
             module.register(commands, tr)
         verify_command.register(commands, tr)
         serve_command.register(commands, tr)

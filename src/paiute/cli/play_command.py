@@ -108,9 +108,13 @@ def register(commands: Any, tr: Translator | None = None) -> None:
     )
     parser.add_argument(
         "--hint",
+        type=int,
         default=DEFAULT_HINT,
-        metavar=_(N_("SPEC")),
-        help=_(N_("the bot that gives hints (default {bot})"), bot=DEFAULT_HINT),
+        metavar=_(N_("PLAYOUTS")),
+        help=_(
+            N_("playouts per move behind a hint: more is surer and slower (default {playouts})"),
+            playouts=DEFAULT_HINT,
+        ),
     )
     parser.add_argument(
         "--plain", action="store_true", help=_(N_("line-based play over standard input and output"))
@@ -168,7 +172,9 @@ def build_config(args: argparse.Namespace) -> PlayConfig:
             seats=bot_seats,
         )
     bots = [specs[index % len(specs)] for index in range(bot_seats)] if bot_seats else []
-    for spec in dict.fromkeys([*bots, args.hint]):
+    if args.hint < 1:
+        raise PaiuteError(N_("--hint {n}: a hint needs at least 1 playout"), n=args.hint)
+    for spec in dict.fromkeys(bots):
         # Refuse an unknown bot or option now, with the registry's message.
         player = make_player(spec)
         close = getattr(player, "close", None)

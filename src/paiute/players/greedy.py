@@ -40,9 +40,10 @@ import random
 from collections.abc import Sequence
 
 from paiute.actions import CALL_SIX, DRAW_DISCARD, DRAW_STOCK, Action, ActionKind
-from paiute.cards import Card, pack
+from paiute.cards import Card
 from paiute.evaluator import STRAIGHT_FLUSH_WINDOWS, Evaluator
 from paiute.observation import Observation
+from paiute.outs import Unseen, completing
 from paiute.players.base import PlayerError, register
 from paiute.rules import RuleSet
 
@@ -128,9 +129,8 @@ class _Table:
         "observation",
         "paiute_any",
         "unseen",
-        "unseen_by_rank",
+        "unseen_cards",
         "unseen_masks",
-        "unseen_naturals",
         "unseen_wild",
         "unseen_wilds",
         "weights",
@@ -146,32 +146,17 @@ class _Table:
         self.first_turn = observation.first_turn
         self.hand = observation.hand
         self.weights = _weights(rules)
-        seen = set(observation.hand)
-        seen.update(observation.discard_pile)
-        for call in observation.calls:
-            seen.update(call.shown)
-        for known in observation.known_cards:
-            seen.update(known)
-        if observation.stock_bottom is not None:
-            seen.add(observation.stock_bottom)  # R2.6: face up under the stock
-        if observation.upcard is not None and not rules.upcard_under_stock:
-            seen.add(observation.upcard)  # R2.6: out of play
-        wild = self.wild
-        unseen = [card for card in pack(rules.jokers) if card not in seen]
-        self.unseen = len(unseen)
-        self.unseen_wilds = [card for card in unseen if card in wild]
-        self.unseen_wild = len(self.unseen_wilds)
-        self.unseen_naturals = [card for card in unseen if card not in wild]
-        nat_by_rank = [0] * 13
+        unseen = Unseen.of(observation)  # the pack less every card the seat has seen (R9)
+        self.unseen_cards = unseen
+        self.unseen = len(unseen.cards)
+        self.unseen_wilds = unseen.wilds
+        self.unseen_wild = len(unseen.wilds)
+        nat_by_rank = [len(cards) for cards in unseen.by_rank]
         masks = [0, 0, 0, 0]
-        for card in self.unseen_naturals:
-            rank = card // 4
-            nat_by_rank[rank] += 1
-            masks[card % 4] |= 1 << rank
+        for cards in unseen.by_rank:
+            for card in cards:
+                masks[card % 4] |= 1 << (card // 4)
         self.nat_by_rank = nat_by_rank
-        self.unseen_by_rank: list[list[Card]] = [[] for _ in range(13)]
-        for card in self.unseen_naturals:
-            self.unseen_by_rank[card // 4].append(card)
         self.unseen_masks = masks
         self.flush_cache: dict[tuple[int, int, int, int], float] = {}
 
@@ -183,39 +168,13 @@ class _Table:
         unseen = self.unseen
         if unseen == 0 or horizon <= 0:
             return 0.0
-        best = self.evaluator.best_code
         weights = self.weights
         paiute_later = self.paiute_any
-        a, b, c, d, e = hand
         now_sum = later_sum = 0.0
         now_hits = later_hits = 0
-        # Suit only matters to a straight flush, which needs five cards of one suit
-        # (wild cards included) among the six: elsewhere one card of a rank stands for all.
-        wild = self.wild
-        suited = [0, 0, 0, 0]
-        w = 0
-        for card in hand:
-            if card in wild or card >= 52:
-                w += 1
-            else:
-                suited[card % 4] += 1
-        flush_suits = [suit for suit in range(4) if suited[suit] + w >= 4]
-        groups: list[tuple[Card, int]] = []
-        for cards in self.unseen_by_rank:
-            if not flush_suits:
-                if cards:
-                    groups.append((cards[0], len(cards)))
-                continue
-            plain = [card for card in cards if card % 4 not in flush_suits]
-            if plain:
-                groups.append((plain[0], len(plain)))
-            groups.extend((card, 1) for card in cards if card % 4 in flush_suits)
-        if self.unseen_wild:  # every wild card draws the same
-            groups.append((self.unseen_wilds[0], self.unseen_wild))
-        for card, count in groups:
-            code = best((a, b, c, d, e, card))
-            if not code:
-                continue
+        for out in completing(hand, self.unseen_cards, self.evaluator):  # exact (paiute.outs)
+            code = out.code
+            count = len(out.cards)
             order = code >> 12
             value = (weights[order] + 0.002 * ((code >> 8) & 0xF)) * count
             if order != _PAIUTE or paiute_now:

@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from paiute import __version__
 from paiute.i18n import LANGUAGE_NAMES, N_, catalogue_json
 from paiute.rules import OPTIONS, PRESETS
-from paiute.server import api, ws
+from paiute.server import api, hints, ws
 from paiute.server.db import Store
 from paiute.server.errors import ServiceError
 from paiute.server.lang import client_language
@@ -83,6 +83,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=settings.max_body)
     _add_error_handlers(app)
     app.include_router(api.router)
+    app.include_router(hints.router)  # the hint button (paiute.hint)
     app.add_api_websocket_route("/ws/tables/{table_id}", ws.table_socket)
     _add_pages(app)
     return app

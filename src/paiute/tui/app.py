@@ -24,6 +24,7 @@ from paiute.i18n import LANGUAGES, Translator, translator
 from paiute.observation import Observation
 from paiute.tui import describe
 from paiute.tui.help import rules_text, tui_keys
+from paiute.tui.hint_view import hint_screen
 from paiute.tui.session import Session
 from paiute.tui.widgets import CardWidget, ChoiceScreen, CoverScreen, TableView, TextScreen
 
@@ -541,26 +542,23 @@ class PlayApp(App[int]):
         if not self.waiting or self.viewer is None:
             self.say(self.tr.gettext(N_("A hint is for your own turn.")), warning=True)
             return
-        self.say(self.tr.gettext(N_("Thinking ({bot})..."), bot=self.session.config.hint))
+        self.say(self.tr.gettext(N_("Thinking (the hint plays every move out)...")))
         self.run_worker(self._hint(self.viewer), exclusive=True, group="hint")
 
     async def _hint(self, seat: int) -> None:
         session = self.session
         obs = session.observation(seat)
-        action = await asyncio.to_thread(session.hint_player().act, obs)
+        found = await asyncio.to_thread(session.hint, seat)  # its own chance: the bots are untouched
         if session.current != seat or session.observation(seat).history != obs.history:
             return  # the game moved on meanwhile
+        action = found.recommended
         if action.kind is ActionKind.DISCARD and action.card is not None:
             cards = describe.hand_order(obs)
             if action.card in cards:
                 self.selected = cards.index(action.card)
-        self.say(
-            self.tr.gettext(
-                N_("Hint ({bot}): {action}."),
-                bot=session.config.hint,
-                action=describe.action_text(action, obs, pretty=True, tr=self.tr),
-            )
-        )
+        self.say(describe.action_text(action, obs, pretty=True, tr=self.tr))
+        if len(self.screen_stack) == 1:
+            self.push_screen(hint_screen(found, obs, session.names, self.tr), self._resume_play)
 
     def action_history(self) -> None:
         if not self._table_up() or self.session.deal is None:

@@ -37,7 +37,7 @@ KEYS
   s          draw from the stock          d        take the discard-pile top
   1-6 <- ->  choose a card (or click it)  x Enter  discard the chosen card
   c          call: the best call comes first; pick it or another legal one
-  h          hint: what the strongest bot would do in your place
+  h          hint: the best move and why (expected chips, outs, odds)
   p          the whole discard pile and the deal's history
   ?          this help                    q        save and quit (resume)
   l          the next language: English, Română, Soomaali, বাংলা
@@ -51,7 +51,7 @@ COMMANDS
   s       draw from the stock           d        take the discard-pile top
   x CARD  discard CARD (x Kh, x 10h)    N        discard card number N
   c       make the best legal call      c CARD   call, putting down CARD
-  c6      six-card call (R6.3)          h        hint from the strongest bot
+  c6      six-card call (R6.3)          h        hint: the best move and why
   p       discard pile and history      rules    rules, table, examples
   ?       these commands                q        save and quit
   Between deals: Enter (or n) for the next deal, q to quit.

@@ -30,6 +30,7 @@ from paiute.i18n import Translator, translator
 from paiute.observation import Observation
 from paiute.tui import describe
 from paiute.tui.help import plain_commands, rules_text
+from paiute.tui.hint_view import hint_lines
 from paiute.tui.session import Session
 
 __all__ = ["Command", "PlainUI", "parse_command"]
@@ -303,14 +304,9 @@ class PlainUI:
             for event in obs.history:
                 self.say("  " + describe.event_text(event, names, wild, tr=tr))
         elif meta == "hint":
-            action = session.hint(obs.current_seat)
-            self.say(
-                tr.gettext(
-                    N_("Hint ({bot}): {action}."),
-                    bot=session.config.hint,
-                    action=describe.action_text(action, obs, tr=tr),
-                )
-            )
+            found = session.hint(obs.current_seat)  # its own chance: the bots are untouched
+            for line in hint_lines(found, obs, names, tr=tr):
+                self.say(line)
 
     def _show(self, obs: Observation, *, brief: bool = False) -> None:
         session = self.session

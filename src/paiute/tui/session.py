@@ -32,6 +32,7 @@ from paiute.cards import Card
 from paiute.chance import Chance, SecureChance, SeededChance
 from paiute.deal import Deal, Event
 from paiute.errors import N_, IllegalActionError, PaiuteError, RecordError
+from paiute.hint import DEFAULT_PLAYOUTS, Hint, hint
 from paiute.match import DealResult, Match
 from paiute.observation import Observation
 from paiute.players import Player, make_player
@@ -52,8 +53,10 @@ __all__ = [
 ]
 
 META_FORMAT = "paiute-play/1"
-#: The bot that answers the "hint" key: the strongest practical one.
-DEFAULT_HINT = "ismcts:ms=100"
+#: Determinizations a hint plays out each legal move on (paiute.hint): the "hint" key.
+DEFAULT_HINT = DEFAULT_PLAYOUTS
+#: The most a hint makes a person wait (the playouts stop early past it).
+HINT_BUDGET_MS = 3000.0
 DEFAULT_CHIPS = 100
 
 
@@ -77,7 +80,7 @@ class PlayConfig:
     seats: tuple[SeatSpec, ...]
     seed: int | None = None
     chips: int = DEFAULT_CHIPS
-    hint: str = DEFAULT_HINT
+    hint: int = DEFAULT_HINT  # the hint's playouts per move (paiute.hint)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -111,9 +114,11 @@ class PlayConfig:
         seed = data.get("seed")
         chips = data.get("chips", DEFAULT_CHIPS)
         hint = data.get("hint", DEFAULT_HINT)
+        if isinstance(hint, str):
+            hint = DEFAULT_HINT  # metadata from before paiute.hint named a bot spec here
         if seed is not None and not isinstance(seed, int):
             raise RecordError(N_("play metadata: bad seed {seed!r}"), seed=seed)
-        if not isinstance(chips, int) or not isinstance(hint, str):
+        if not isinstance(chips, int) or not isinstance(hint, int) or isinstance(hint, bool) or hint < 1:
             raise RecordError(N_("play metadata: bad chips or hint"))
         return cls(rules, tuple(seats), seed, chips, hint)
 
@@ -204,7 +209,7 @@ class Session:
             )
         self.match = match
         self.players: list[Player | None] = [None] * len(config.seats)
-        self._hint: Player | None = None
+        self._hints = 0  # hints given: each has its own seed, never a bot's generator
         self._make_bots(max(len(match.deals) - 1, 0))
 
     # -- creating and resuming ----------------------------------------------------------
@@ -420,18 +425,26 @@ class Session:
             raise PaiuteError(N_("seat {seat} is not a bot"), seat=seat)
         return player.act(self.observation(seat))
 
-    def hint_player(self) -> Player:
-        if self._hint is None:
-            self._hint = make_player(self.config.hint)
-        return self._hint
+    def hint_seed(self) -> int:
+        """A fresh seed for the next hint: from the match seed (repeatable) or at random. The
+        hint has its own chance, so asking for one changes nothing the bots do."""
+        self._hints += 1
+        if self.config.seed is None:
+            return secrets.randbits(48)
+        return derive_seed(self.config.seed, "hint", len(self.match.deals), self._hints)
 
-    def hint(self, seat: int) -> Action:
-        """What the hint bot would do in ``seat``'s place (from its observation only)."""
-        return self.hint_player().act(self.observation(seat))
+    def hint(self, seat: int, *, seed: int | None = None) -> Hint:
+        """The best move in ``seat``'s place and why (from its observation only, R9)."""
+        return hint(
+            self.observation(seat),
+            playouts=self.config.hint,
+            budget_ms=HINT_BUDGET_MS,
+            seed=self.hint_seed() if seed is None else seed,
+        )
 
     def close(self) -> None:
         """Stop any bot worker processes (the match itself stays saved)."""
-        for player in [*self.players, self._hint]:
+        for player in self.players:
             _close(player)
 
     # -- saving ---------------------------------------------------------------------------

@@ -1,0 +1,172 @@
+"""The hint button's endpoint: ``POST /api/tables/{table_id}/hint`` (paiute.hint).
+
+Only a seated person may ask, with its seat token, and only on its own move: the hint is
+worked out from that seat's observation alone (R9), the same figures as ``paiute hint --json``
+(``paiute-hint/1``). It never touches the table: the estimate has its own seeded chance,
+derived from the table, its version and the seat (so asking again at the same moment gives the
+same hint), and nothing is stored.
+
+The estimate runs off the event loop, in this module's own small pool of worker processes
+(fresh interpreters, never a fork of the threaded server), so that neither the table's event
+loop nor the bots' threads compete with it for the interpreter; a bounded number run at once
+(more is refused with ``unavailable``), each with a playout and a time budget, and a position
+already worked out is answered from a small cache. The request takes a token of the same rate
+limiter as every request that changes state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import multiprocessing
+import signal
+from collections import OrderedDict
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request
+from fastapi import Path as PathParam
+
+from paiute.errors import N_
+from paiute.hint import hint
+from paiute.observation import Observation
+from paiute.server.api import Limited, bearer_token, service_of
+from paiute.server.errors import ServiceError
+
+__all__ = ["HintSettings", "router"]
+
+TableId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the table's id")]
+
+
+@dataclass(frozen=True, slots=True)
+class HintSettings:
+    """How much thinking one hint may take (``app.state.hint_settings`` overrides these)."""
+
+    playouts: int = 24  # determinizations each legal move is played out on
+    draw_playouts: int = 12  # playouts counting the draws left
+    budget_ms: float | None = 2000.0  # the estimate stops before running past this (None: never)
+    workers: int = 2  # hints worked out at once, in their own processes...
+    waiting: int = 4  # ...and at most this many more queued; beyond, "unavailable"
+    cache: int = 256  # positions remembered (table, version, seat)
+    processes: bool = True  # False: threads of this process (tests; no process start-up)
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C reaches the whole process group: only the server decides what to stop.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _work(
+    observation: Observation, playouts: int, draw_playouts: int, budget_ms: float | None, seed: int
+) -> dict[str, Any]:
+    """In a worker: the hint's figures, from the seat's observation only (R9)."""
+    found = hint(observation, playouts=playouts, draw_playouts=draw_playouts, budget_ms=budget_ms, seed=seed)
+    return found.to_json()
+
+
+class _Hints:
+    """The pool, the count of hints under way and the cache of one application."""
+
+    def __init__(self, settings: HintSettings) -> None:
+        self.settings = settings
+        self.pool: Executor
+        if settings.processes:
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+            self.pool = ProcessPoolExecutor(settings.workers, context, initializer=_ignore_interrupts)
+        else:
+            self.pool = ThreadPoolExecutor(max_workers=settings.workers, thread_name_prefix="paiute-hint")
+        self.under_way = 0  # changed on the event loop only
+        self.cache: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+        self.running: dict[tuple[str, int, int], asyncio.Future[dict[str, Any]]] = {}
+
+    def remembered(self, key: tuple[str, int, int]) -> dict[str, Any] | None:
+        found = self.cache.get(key)
+        if found is not None:
+            self.cache.move_to_end(key)
+        return found
+
+    def remember(self, key: tuple[str, int, int], answer: dict[str, Any]) -> None:
+        self.cache[key] = answer
+        while len(self.cache) > self.settings.cache:
+            self.cache.popitem(last=False)
+
+    def start(
+        self, key: tuple[str, int, int], observation: Observation, seed: int
+    ) -> asyncio.Future[dict[str, Any]]:
+        settings = self.settings
+        if self.under_way >= settings.workers + settings.waiting:
+            raise ServiceError("unavailable", N_("the server is busy working out hints; try again soon"))
+        self.under_way += 1
+        loop = asyncio.get_running_loop()
+        running: asyncio.Future[dict[str, Any]] = asyncio.ensure_future(
+            loop.run_in_executor(
+                self.pool,
+                _work,
+                observation,
+                settings.playouts,
+                settings.draw_playouts,
+                settings.budget_ms,
+                seed,
+            )
+        )
+        self.running[key] = running
+
+        def finished(_done: object) -> None:
+            self.under_way -= 1
+            self.running.pop(key, None)
+
+        running.add_done_callback(finished)
+        return running
+
+
+def _hints_of(request: Request) -> _Hints:
+    state = request.app.state
+    hints: _Hints | None = getattr(state, "hints", None)
+    if hints is None:
+        hints = state.hints = _Hints(getattr(state, "hint_settings", None) or HintSettings())
+    return hints
+
+
+def _seed(table_id: str, version: int, seat: int) -> int:
+    """The hint's own seed: the same position gives the same hint, and no generator of the
+    table or its bots is touched."""
+    text = f"paiute-hint:{table_id}:{version}:{seat}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
+
+
+router = APIRouter(prefix="/api")
+
+
+@router.post(
+    "/tables/{table_id}/hint",
+    summary="The best move for your seat now, and why (only on your move; paiute-hint/1)",
+    dependencies=[Limited],
+)
+async def table_hint(table_id: TableId, request: Request) -> dict[str, Any]:
+    service = service_of(request)
+    rt = await service.runtime(table_id, fresh=True)
+    seat = service.seat_for(rt, bearer_token(request, table_id), required=True)
+    assert seat is not None
+    table = rt.table
+    deal = table.deal
+    if table.status != "playing" or deal is None or deal.is_over or deal.current_seat != seat:
+        raise ServiceError("not_your_turn", N_("a hint is for your own move: it is not your turn now"))
+    if table.is_bot(seat):  # pragma: no cover - a bot's seat has no token
+        raise ServiceError("forbidden", N_("a hint is for a person's seat"))
+    version = table.version
+    key = (table_id, version, seat)
+    hints = _hints_of(request)
+    remembered = hints.remembered(key)
+    if remembered is not None:
+        answer = remembered
+    else:
+        running = hints.running.get(key)
+        if running is None:
+            observation = deal.observation(seat)  # taken now, on the loop: one consistent view
+            running = hints.start(key, observation, _seed(table_id, version, seat))
+        # shield: a client that goes away does not cancel the work another request may await
+        answer = await asyncio.shield(running)
+        hints.remember(key, answer)
+    return {"table": table_id, "version": version, "deal": table.deal_number, **answer}

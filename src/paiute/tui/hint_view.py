@@ -1,0 +1,180 @@
+"""A :class:`~paiute.hint.Hint` in words: the move, the reasons, the table of moves.
+
+Shared by the full screen, ``--plain`` and ``paiute hint``. Built from the hint and the seat's
+observation only (R9): every card named is in the seat's hand or on the table, except the
+outs, which are the cards the seat has not seen (each may be anywhere unseen).
+
+>>> from paiute import Deal, RuleSet, SeededChance
+>>> from paiute.hint import hint
+>>> deal = Deal.new(RuleSet(), players=3, dealer=0, chance=SeededChance(9), balances=[9, 9, 9], pot=3)
+>>> obs = deal.observation(1)
+>>> lines = hint_lines(hint(obs, playouts=2, draw_playouts=2, seed=1), obs, ("Ana", "Bo", "Cy"))
+>>> lines[0].startswith("Hint: ")
+True
+>>> print(lines[2])
+  Outs: 6 of the 46 cards you have not seen complete a combination: Jh* Js* Qs Kd Kh Ks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from paiute.cards import Card
+from paiute.errors import N_
+from paiute.hint import Hint
+from paiute.i18n import Translator, translator
+from paiute.observation import Observation
+from paiute.tui.describe import action_text, cards_text
+from paiute.tui.widgets import TextScreen
+
+__all__ = ["hint_lines", "hint_screen", "percent"]
+
+
+def percent(chance: float, tr: Translator) -> str:
+    """A chance as a whole percentage in the language's digits (``41%``)."""
+    return tr.gettext(N_("{percent}%"), percent=tr.number(round(chance * 100)))
+
+
+def _chips(x: float, tr: Translator) -> str:
+    text = tr.number(round(abs(x), 2))
+    return ("+" if x >= 0 else "-") + text
+
+
+def hint_lines(
+    found: Hint,
+    obs: Observation,
+    names: Sequence[str],
+    *,
+    pretty: bool = False,
+    tr: Translator | None = None,
+) -> list[str]:
+    """The hint as lines: the move, why (the plan, the outs, the call's chance), then every
+    legal move's expected chips with its 95% interval."""
+    tr = tr or translator()
+    wild = obs.wild_cards
+
+    def cards(items: Sequence[Card]) -> str:
+        return cards_text(items, wild, pretty=pretty, tr=tr)
+
+    action = action_text(found.recommended, obs, pretty=pretty, tr=tr)
+    if len(found.estimates) == 1:
+        lines = [tr.gettext(N_("Hint: {action} (your only legal move now)."), action=action)]
+    else:
+        lines = [
+            tr.gettext(
+                N_("Hint: {action} (the most chips expected of {n} moves; playouts per move: {playouts})."),
+                action=action,
+                n=tr.number(len(found.estimates)),
+                playouts=tr.number(found.playouts),
+            )
+        ]
+    plan = found.plan
+    if plan is not None:
+        if plan.pile_completes is not None:
+            lines.append(
+                tr.gettext(
+                    N_("  The top of the discard pile completes {value} now."),
+                    value=tr.value(plan.pile_completes),
+                )
+            )
+        if plan.category is not None and plan.cards_away == 1:
+            lines.append(
+                tr.gettext(
+                    N_("  Why: keeping {cards}, you are one card from {combination} (with {uses})."),
+                    cards=cards(plan.keeps),
+                    combination=tr.category(plan.category),
+                    uses=cards(plan.uses),
+                )
+            )
+            lines.append(
+                tr.gettext(
+                    N_(
+                        "  Outs: {outs} of the {unseen} cards you have not seen complete a combination: {cards}."
+                    ),
+                    outs=tr.number(plan.outs),
+                    unseen=tr.number(plan.unseen),
+                    cards=cards(plan.out_cards),
+                )
+            )
+            if len(plan.by_category) > 1:
+                parts = tr.gettext(N_(", ")).join(
+                    tr.gettext(N_("{combination} {count}"), combination=tr.category(c), count=tr.number(n))
+                    for c, n in plan.by_category
+                )
+                lines.append(tr.gettext(N_("  Outs by combination: {parts}."), parts=parts))
+        elif plan.category is not None:
+            lines.append(
+                tr.gettext(
+                    N_(
+                        "  Why: keeping {cards}, you are two cards from {combination} (with {uses}); no single card completes a combination yet."
+                    ),
+                    cards=cards(plan.keeps),
+                    combination=tr.category(plan.category),
+                    uses=cards(plan.uses) or tr.gettext(N_("(any)")),
+                )
+            )
+        else:
+            lines.append(
+                tr.gettext(
+                    N_("  Why: keeping {cards}; no winning combination is within two cards of them yet."),
+                    cards=cards(plan.keeps),
+                )
+            )
+        if plan.last_turn:
+            lines.append(tr.gettext(N_("  This is your last turn (R7.2): no draw is left to complete it.")))
+        elif plan.category is not None:
+            lines.append(
+                tr.gettext(
+                    N_(
+                        "  Chance to complete it in the {draws} draws from the stock likely left to you: {chance}."
+                    ),
+                    draws=tr.number(round(plan.draws_left, 1)),
+                    chance=percent(plan.chance, tr),
+                )
+            )
+    for odds in found.calls:
+        if odds.certain:
+            lines.append(
+                tr.gettext(
+                    N_(
+                        "  Calling {value}: nobody has a turn after you (R7.1, R7.3) and no call shown beats it (R6.4), so it wins (a tie shares the pot, R8.3)."
+                    ),
+                    value=tr.value(odds.value),
+                )
+            )
+            continue
+        who = tr.gettext(N_(", ")).join(names[seat] for seat in odds.still_to_play)
+        lines.append(
+            tr.gettext(
+                N_(
+                    "  Calling {value} wins {chance} of the playouts ({low} to {high}); {who} still to play (R7.2)."
+                ),
+                value=tr.value(odds.value),
+                chance=percent(odds.chance, tr),
+                low=percent(odds.low, tr),
+                high=percent(odds.high, tr),
+                who=who,
+            )
+        )
+    lines.append(
+        tr.gettext(N_("Expected chips of each move, with a {level} interval:"), level=percent(0.95, tr))
+    )
+    for estimate in sorted(found.estimates, key=lambda e: e.mean, reverse=True):
+        row = tr.gettext(
+            N_("  {chips} [{low}, {high}]  {action}"),
+            chips=_chips(estimate.mean, tr),
+            low=_chips(estimate.low, tr) if estimate.samples > 1 else "?",
+            high=_chips(estimate.high, tr) if estimate.samples > 1 else "?",
+            action=action_text(estimate.action, obs, pretty=pretty, tr=tr),
+        )
+        if estimate.action == found.recommended:
+            row = tr.gettext(N_("{row}  <- best"), row=row)
+        lines.append(row)
+    return lines
+
+
+def hint_screen(found: Hint, obs: Observation, names: Sequence[str], tr: Translator) -> TextScreen:
+    """The full screen's page for a hint (Esc, Enter or ``h`` goes back to the table)."""
+    text = "\n".join(hint_lines(found, obs, names, pretty=True, tr=tr))
+    keys = {key: "close" for key in ("escape", "h", "q", "enter")}
+    return TextScreen(tr.gettext(N_("Hint")), text, keys, tr.gettext(N_("Esc: back")))

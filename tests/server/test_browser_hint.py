@@ -1,0 +1,50 @@
+"""The hint button at the web table, in Debian's Chromium against a real ``paiute serve``:
+shown on the person's own move only, it asks the server and shows the best move, the reasons
+and every move's expected chips; a spectator has no button (R9)."""
+
+from __future__ import annotations
+
+from conftest_browser import STEP_MS, Server, TablePage, browser, server  # noqa: F401 - the fixtures this module uses
+from playwright.sync_api import Browser
+
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def test_hint_button_shows_the_best_move_and_its_reasons(server: Server, browser: Browser) -> None:
+    errors: list[str] = []
+    page = browser.new_context(viewport=DESKTOP).new_page()  # type: ignore[arg-type]
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    table = server.api("POST", "/api/tables", json={"player_name": "Ana", "seats": 2, "bots": "greedy"})
+    table_id, token = table["table"]["id"], table["token"]
+    page.goto(f"{server.url}/t/{table_id}#seat={token}")
+    ana = TablePage(page)
+    ana.wait_ready()
+    assert page.locator("#hint-button").is_hidden()
+    page.click("#start-button")
+    # Until it is Ana's move (she may have to cut first; the bot plays its turns).
+    for _ in range(200):
+        if page.locator("#hint-button").is_visible():
+            break
+        if page.locator("#cut-controls").is_visible():
+            page.click("#cut-button")
+        page.wait_for_timeout(50)
+    assert page.locator("#hint-button").is_visible()
+    assert ana.data("turn") == ana.data("you")
+    legal = server.api("GET", f"/api/tables/{table_id}/state", token)["observation"]["legal_actions"]
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-panel .hint-table", timeout=STEP_MS)
+    text = page.inner_text("#hint-panel")
+    assert "Best move: " in text
+    assert "Expected chips of each move, with a 95% interval" in text
+    rows = page.locator("#hint-panel tbody tr").evaluate_all("rows => rows.map(r => r.dataset.action)")
+    assert sorted(rows) == sorted(legal)
+    assert page.locator("#hint-panel tbody tr.winner").count() == 1
+    # A spectator sees no button.
+    watcher = browser.new_context(viewport=DESKTOP).new_page()  # type: ignore[arg-type]
+    watcher.goto(f"{server.url}/t/{table_id}")
+    TablePage(watcher).wait_ready()
+    assert watcher.locator("#hint-button").is_hidden()
+    watcher.context.close()
+    page.context.close()
+    assert errors == []

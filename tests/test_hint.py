@@ -1,0 +1,427 @@
+"""Hints (paiute.hint): the best move has the highest expected chips shown, the outs equal a
+brute-force count, the hint sees only the seat's observation (R9), and asking for one changes
+nothing the bots do."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from helpers import choose, make_deal, play, random_deal
+from paiute import Action, Card, Deal, Evaluator, Match, RuleSet, SeededChance, pack
+from paiute.hint import Hint, PositionError, draw_chance, hint, position_before
+from paiute.observation import Observation
+from paiute.players import PlayerError, make_player
+from paiute.record import Record, save
+from paiute.tui.session import PlayConfig, SeatSpec, Session
+
+ROOT = Path(__file__).resolve().parent.parent
+CARD_TEXT = re.compile(r"^(?:[2-9TJQKA][cdhs]|Jk[12])$")
+
+
+def _position(seed: int, *, phase: str = "discard", rules: RuleSet | None = None, players: int = 3) -> Deal:
+    """A seeded deal played by greedy up to a position of ``phase`` with several moves."""
+    deal = Deal.new(
+        rules or RuleSet(),
+        players=players,
+        dealer=0,
+        chance=SeededChance(seed),
+        balances=[20] * players,
+        pot=players,
+    )
+    bots = [make_player("greedy", seed=seed * 7 + seat) for seat in range(players)]
+    steps = 0
+    while not deal.is_over and steps < 60:
+        if deal.phase.value == phase and steps >= 2 * seed % 5:
+            return deal
+        deal.apply(bots[deal.current_seat].act(deal.observation(deal.current_seat)))
+        steps += 1
+    pytest.skip("the deal ended before the position")
+
+
+def _visible(obs: Observation) -> set[Card]:
+    """Every card the seat may see (R9.1, R9.2), written out plainly from the observation."""
+    cards = set(obs.hand) | set(obs.discard_pile)
+    if obs.stock_bottom is not None:
+        cards.add(obs.stock_bottom)  # the upcard, face up under the stock (R2.6)
+    if obs.upcard is not None and not obs.rules.upcard_under_stock:
+        cards.add(obs.upcard)  # out of play, face up (R2.6, gamerules)
+    for call in obs.calls:
+        cards.update(call.shown)
+    for known in obs.known_cards:
+        cards.update(known)
+    return cards
+
+
+def _brute_outs(obs: Observation, keeps: tuple[Card, ...], paiute_ok: bool) -> list[Card]:
+    """Every unseen card that, added to ``keeps``, makes a call the rules allow then."""
+    evaluator = Evaluator(obs.wild_cards, royal_high=obs.rules.royal_high)
+    floor = obs.highest_call
+    visible = _visible(obs)
+    found = []
+    for card in pack(obs.rules.jokers):
+        if card in visible:
+            continue
+        call = evaluator.best([*keeps, card])
+        if call is None:
+            continue
+        if call.value.category.value == "paiute" and not paiute_ok:  # R5.7
+            continue
+        if floor is not None and call.value < floor:  # R6.4
+            continue
+        found.append(card)
+    return sorted(found)
+
+
+# -- the best move ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 5, 8])
+def test_best_action_has_the_highest_expected_chips_shown(seed: int) -> None:
+    for phase in ("draw", "discard"):
+        deal = _position(seed, phase=phase)
+        found = hint(deal.observation(deal.current_seat), playouts=3, draw_playouts=1, seed=seed)
+        assert found.best.mean == max(e.mean for e in found.estimates)
+        data = found.to_json()
+        best = max(data["actions"], key=lambda row: row["mean"])  # type: ignore[arg-type, index]
+        assert data["recommended"] == str(found.recommended)
+        assert next(r["mean"] for r in data["actions"] if r["action"] == data["recommended"]) == best["mean"]  # type: ignore[index, union-attr]
+        assert [row["action"] for row in data["actions"]] == [str(a) for a in deal.legal_actions()]  # type: ignore[union-attr]
+
+
+def test_only_the_seat_to_move_gets_a_hint() -> None:
+    deal = _position(3)
+    with pytest.raises(PlayerError, match="seat to move"):
+        hint(deal.observation((deal.current_seat + 1) % 3), playouts=1)
+
+
+# -- outs --------------------------------------------------------------------------------------
+
+
+def test_r5_outs_of_a_hand_made_draw_equal_a_brute_force_count() -> None:
+    # Threes wild (the upcard 3d under the stock, R2.6): 3h 3s Ad Ac Ks on the first turn.
+    deal = make_deal(RuleSet(), 3, 0, {1: "3h 3s Ad Ac Ks", 2: "Kh 7c 7d 8c 9c"}, upcard="3d", stock="2c 4d")
+    obs = deal.observation(1)
+    found = hint(obs, playouts=1, draw_playouts=2, seed=1)
+    assert found.plan is not None
+    assert found.plan.keeps == obs.hand
+    brute = _brute_outs(obs, obs.hand, paiute_ok=True)
+    assert list(found.plan.out_cards) == brute
+    assert found.plan.outs == len(brute)
+    # The last wild (3c), the two aces and the two kings left unseen: Kh is in seat 2's hand,
+    # which seat 1 cannot see, so it counts as an out too (it might be in the stock).
+    assert {str(card) for card in brute} >= {"3c", "Ah", "As", "Kd", "Kh"}
+
+
+def test_r5_7_r6_4_outs_follow_the_paiute_turn_and_the_highest_call() -> None:
+    # Seat 1 calls Four/Two queens over nines; seat 2 then draws in the last round (R7.2).
+    deal = make_deal(
+        RuleSet(),
+        3,
+        0,
+        {1: "Qc Qd Qh Qs 9c", 2: "Jc Jd 7h 7s 4c"},
+        upcard="2d",
+        stock="9d 5s",
+    )
+    play(deal, "draw stock", "call")
+    obs = deal.observation(2)
+    found = hint(obs, playouts=1, draw_playouts=1, seed=2)
+    assert found.plan is not None
+    brute = _brute_outs(obs, obs.hand, paiute_ok=True)
+    assert list(found.plan.out_cards) == brute
+    # A Paiute (4d, 4h, 4s) would be lower than the call (R6.4): not an out.
+    assert not {"4d", "4h", "4s"} & {str(card) for card in brute}
+
+
+def test_r6_4_the_same_hand_has_those_outs_before_any_call() -> None:
+    deal = make_deal(RuleSet(), 3, 1, {2: "Jc Jd 7h 7s 4c"}, upcard="2d")  # seat 2 draws first
+    obs = deal.observation(2)
+    found = hint(obs, playouts=1, draw_playouts=1, seed=2)
+    assert found.plan is not None
+    brute = _brute_outs(obs, obs.hand, paiute_ok=True)
+    assert list(found.plan.out_cards) == brute
+    # R5.6 on the first turn (R5.7): a four, or a wild two naming one, makes a Paiute.
+    assert {str(card) for card in brute} == {"4d", "4h", "4s", "2c", "2h", "2s"}
+    assert found.plan.category is not None
+    assert found.plan.category.value == "paiute"
+
+
+@pytest.mark.parametrize(
+    ("rules", "hand", "upcard", "expected"),
+    [
+        # Jokers wild (R3.2): four nines and a king: a joker makes Five of a Kind (2), a
+        # king Four/Two (3).
+        (RuleSet(jokers=True), "9c 9d 9h 9s Kc", None, 2 + 3),
+        # Opposite colour (R3.3): upcard 5h, so only 5c and 5s are wild: Th, 5c or 5s make
+        # a straight flush (5h is the upcard, seen under the stock, R2.6).
+        (RuleSet(wild_colour="opposite"), "6h 7h 8h 9h 2c", "5h", 3),
+        # gamerules: the upcard 4c stays out of play (R2.6) and 3d starts the discard pile
+        # (R2.7): Td or a wild 4d 4h 4s make a Royal Flush.
+        (RuleSet.from_preset("gamerules"), "Ad Kd Qd Jd 7s", "4c", 4),
+    ],
+)
+def test_r5_outs_of_hand_made_cases_equal_a_brute_force_count(
+    rules: RuleSet, hand: str, upcard: str | None, expected: int | None
+) -> None:
+    deal = make_deal(rules, 2, 0, {1: hand}, upcard=upcard, stock="3d")
+    obs = deal.observation(1)
+    found = hint(obs, playouts=1, draw_playouts=1, seed=3)
+    assert found.plan is not None
+    brute = _brute_outs(obs, obs.hand, paiute_ok=True)
+    assert brute  # each case has outs
+    assert list(found.plan.out_cards) == brute
+    assert found.plan.outs == len(brute)
+    if expected is not None:
+        assert found.plan.outs == expected
+
+
+@pytest.mark.parametrize("preset", ["pagat", "gamerules"])
+def test_outs_equal_a_brute_force_count_on_random_positions_with_outs(preset: str) -> None:
+    from paiute.outs import Unseen, completing
+
+    checked = 0
+    for seed in range(400):
+        rules = RuleSet.from_preset(preset, jokers=seed % 3 == 0)
+        deal = Deal.new(rules, 2 + seed % 4, 0, SeededChance(seed), balances=[9] * (2 + seed % 4), pot=4)
+        bots = [make_player("greedy", seed=seed) for _ in range(deal.players)]
+        for _ in range(seed % 9):
+            if deal.is_over:
+                break
+            deal.apply(bots[deal.current_seat].act(deal.observation(deal.current_seat)))
+        if deal.is_over or deal.phase.value != "draw":
+            continue
+        obs = deal.observation(deal.current_seat)
+        evaluator = Evaluator(obs.wild_cards, royal_high=rules.royal_high)
+        if not completing(obs.hand, Unseen.of(obs), evaluator):
+            continue
+        found = hint(obs, playouts=1, draw_playouts=0, seed=seed)
+        if found.plan is None:
+            continue
+        paiute_ok = rules.paiute_allowed_any_turn(obs.players) or obs.first_turn
+        assert list(found.plan.out_cards) == _brute_outs(obs, obs.hand, paiute_ok)
+        checked += 1
+        if checked == 6:
+            break
+    assert checked >= 3
+
+
+def test_draw_chance_is_the_hypergeometric_count() -> None:
+    for unseen, outs, draws in [(10, 3, 2), (9, 1, 4), (8, 0, 3), (7, 5, 3), (6, 2, 0), (5, 5, 9)]:
+        sets = list(itertools.combinations(range(unseen), min(draws, unseen)))
+        hits = sum(1 for chosen in sets if any(card < outs for card in chosen))
+        expected = hits / len(sets) if draws else 0.0
+        assert math.isclose(draw_chance(outs, unseen, draws), expected)
+
+
+# -- R9: the seat's view only ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [2, 4, 6])
+def test_r9_same_hint_when_the_unseen_cards_are_dealt_again(seed: int) -> None:
+    deal = _position(seed)
+    seat = deal.current_seat
+    obs = deal.observation(seat)
+    first = hint(obs, playouts=2, draw_playouts=2, seed=9).to_json()
+    for other_seed in (99, 100):
+        other = deal.resample_hidden(seat, SeededChance(other_seed))  # every unseen card moved
+        assert other.observation(seat) == obs
+        assert hint(other.observation(seat), playouts=2, draw_playouts=2, seed=9).to_json() == first
+
+
+def _cards_in(data: object, key: str = "") -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            found += _cards_in(v, k)
+    elif isinstance(data, list):
+        for v in data:
+            found += _cards_in(v, key)
+    elif isinstance(data, str):
+        for word in data.split():
+            if CARD_TEXT.match(word):
+                found.append((key, word))
+    return found
+
+
+@pytest.mark.parametrize("seed", [1, 3, 7, 9])
+def test_r9_the_json_names_no_card_outside_the_seats_observation(seed: int) -> None:
+    for phase in ("draw", "discard"):
+        deal = _position(seed, phase=phase)
+        obs = deal.observation(deal.current_seat)
+        data = hint(obs, playouts=2, draw_playouts=2, seed=seed).to_json()
+        visible = {str(card) for card in _visible(obs)}
+        unseen = {str(card) for card in pack(obs.rules.jokers)} - visible
+        for key, text in _cards_in(data):
+            if key == "out_cards":
+                assert text in unseen  # a card the seat has not seen: it may be anywhere
+            else:
+                assert text in {str(card) for card in obs.hand} | set(map(str, obs.discard_pile)), (key, text)
+
+
+# -- the bots at the table ---------------------------------------------------------------------
+
+
+def _play_match(ask_hints: bool) -> dict[str, object]:
+    config = PlayConfig(
+        RuleSet(), (SeatSpec("You"), SeatSpec("G", "greedy"), SeatSpec("R", "random")), seed=5, hint=2
+    )
+    session = Session(config)
+    for _ in range(2):
+        session.start_deal()
+        while session.in_deal:
+            seat = session.current
+            assert seat is not None
+            if session.is_human(seat):
+                if ask_hints:
+                    session.hint(seat)
+                session.apply(session.observation(seat).legal_actions[-1])
+            else:
+                session.apply(session.bot_action())
+    return Record.from_match(session.match).to_json()
+
+
+def test_a_hint_changes_nothing_the_bots_do() -> None:
+    assert _play_match(ask_hints=True) == _play_match(ask_hints=False)
+
+
+# -- paiute hint -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    match = Match(RuleSet(), ("Ana", "Bo", "Cy"), balances=[20] * 3, chance=SeededChance(4))
+    bots = [make_player("greedy", seed=seat) for seat in range(3)]
+    deal = match.start_deal()
+    while not deal.is_over:
+        match.apply(bots[deal.current_seat].act(deal.observation(deal.current_seat)))
+    path = tmp_path_factory.mktemp("hint") / "match.json"
+    save(Record.from_match(match), path)
+    return path
+
+
+def _paiute(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
+    return subprocess.run(
+        [sys.executable, "-m", "paiute", "hint", *args], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+def test_cli_hint_json_equals_the_hint_of_the_position(record_file: Path) -> None:
+    result = _paiute(
+        str(record_file), "--deal", "0", "--action", "1", "--playouts", "2", "--draw-playouts", "1", "--json"
+    )
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    obs = position_before(Record.loads(record_file.read_bytes()), 0, 1)
+    assert data == {"deal": 0, "action": 1, **hint(obs, playouts=2, draw_playouts=1, seed=0).to_json()}
+    text = _paiute(
+        str(record_file), "--deal", "0", "--action", "1", "--playouts", "2", "--draw-playouts", "1"
+    )
+    assert text.returncode == 0, text.stderr
+    assert "Hint: " in text.stdout
+    assert "Expected chips of each move" in text.stdout
+
+
+def test_cli_hint_refuses_a_position_that_is_not_there(record_file: Path, tmp_path: Path) -> None:
+    missing = _paiute(str(record_file), "--deal", "7", "--action", "0")
+    assert missing.returncode == 2
+    assert "there is no deal 7" in missing.stderr
+    assert "Traceback" not in missing.stderr
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "nope"}')
+    invalid = _paiute(str(bad), "--deal", "0", "--action", "0")
+    assert invalid.returncode == 1
+    assert "invalid record" in invalid.stderr
+    with pytest.raises(PositionError):
+        position_before(Record.loads(record_file.read_bytes()), 0, 10_000)
+
+
+def test_a_hint_is_repeatable_under_a_seed() -> None:
+    deal = _position(4)
+    obs = deal.observation(deal.current_seat)
+    first: Hint = hint(obs, playouts=2, draw_playouts=3, seed=3)
+    assert hint(obs, playouts=2, draw_playouts=3, seed=3) == first
+    assert isinstance(first.recommended, Action)
+
+
+def test_r5_7_two_cards_away_counts_no_paiute_past_the_first_turn() -> None:
+    # 2h 4c 8c* Th Qh (eights wild): two more cards make a Paiute most often, but the second
+    # of them comes after the first turn, when a Paiute may no longer be called (R5.7).
+    deal = make_deal(RuleSet(), 3, 0, {1: "2h 4c 8c Th Qh"}, upcard="8d")
+    plan = hint(deal.observation(1), playouts=1, draw_playouts=2, seed=1).plan
+    assert plan is not None
+    assert plan.cards_away == 2
+    assert plan.category is not None
+    assert plan.category.value != "paiute"
+    assert set(map(str, plan.uses)) <= {"8c", "Th", "Qh"}  # the cards of that combination
+    anytime = make_deal(RuleSet(paiute_any_turn=True), 3, 0, {1: "2h 4c 8c Th Qh"}, upcard="8d")
+    plan = hint(anytime.observation(1), playouts=1, draw_playouts=2, seed=1).plan
+    assert plan is not None
+    assert plan.category is not None
+    assert plan.category.value == "paiute"
+
+
+def test_r7_1_a_call_by_the_dealer_with_nobody_after_it_wins_for_certain() -> None:
+    deal = make_deal(
+        RuleSet(), 2, 0, {0: "Qc Qd Qh Qs 9c"}, upcard="2d", stock="5s 9d", balances=[9, 9], pot=2
+    )
+    play(deal, "draw stock", "discard 5s", "draw stock")  # the dealer, seat 0, holds Q Q Q Q 9 9
+    found = hint(deal.observation(0), playouts=2, draw_playouts=1, seed=1)
+    odds = found.call_odds(Action.parse("call"))
+    assert odds is not None
+    assert odds.still_to_play == ()
+    assert odds.certain
+    assert odds.chance == 1.0
+    assert odds.wins == odds.samples  # the playouts agree: the deal ends at once (R7.1)
+
+
+def test_r7_2_a_call_lists_the_seats_still_to_play() -> None:
+    deal = make_deal(RuleSet(), 4, 3, {0: "Qc Qd Qh Qs 9c"}, upcard="2d", stock="9d")
+    play(deal, "draw stock")  # seat 0 (the dealer's left) holds Q Q Q Q 9 9 on its first turn
+    found = hint(deal.observation(0), playouts=2, draw_playouts=1, seed=1)
+    odds = found.call_odds(Action.parse("call"))
+    assert odds is not None
+    assert odds.still_to_play == (1, 2, 3)  # up to and including the dealer (R7.2)
+    assert not odds.certain
+    assert 0.0 <= odds.low <= odds.chance <= odds.high <= 1.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 40), pick=st.integers(0, 5))
+def test_every_out_and_only_outs_on_random_positions(seed: int, steps: int, pick: int) -> None:
+    """paiute.outs (shared by greedy and the hints): for any five cards a seat may keep, the
+    completing cards are exactly the unseen cards with which the evaluator finds a call (R5),
+    and the unseen cards are exactly the pack less what the seat may see (R9)."""
+    from paiute.outs import Unseen, completing
+
+    deal, rng = random_deal(seed)
+    for _ in range(steps):
+        if deal.is_over:
+            break
+        deal.apply(choose(rng, deal.legal_actions(), call_bias=0.05))
+    seat = deal.current_seat
+    obs = deal.observation(seat)
+    unseen = Unseen.of(obs)
+    assert set(unseen.cards) == set(pack(obs.rules.jokers)) - _visible(obs)
+    hand = list(obs.hand)
+    if len(hand) == 6:
+        hand.pop(pick % 6)
+    if len(hand) != 5:
+        return
+    evaluator = Evaluator(obs.wild_cards, royal_high=obs.rules.royal_high)
+    found: dict[Card, int] = {}
+    for out in completing(hand, unseen, evaluator):
+        for card in out.cards:
+            assert card not in found  # each unseen card in one group
+            found[card] = out.code
+    brute = {card: evaluator.best_code([*hand, card]) for card in unseen.cards}
+    assert found == {card: code for card, code in brute.items() if code}
