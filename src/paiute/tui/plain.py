@@ -68,6 +68,7 @@ def parse_command(text: str, obs: Observation, tr: Translator | None = None) -> 
     """Read one line of input; card numbers count the hand as :func:`describe.hand_order` shows it.
 
     The command words stay the same in every language (they are the keys of the full screen);
+    cards are read as R1.4 writes them or with the language's rank letters (Romanian ``x R♥``);
     an error is in ``tr``'s language."""
     tr = tr or translator()
     line = " ".join(text.strip().split())
@@ -86,11 +87,11 @@ def parse_command(text: str, obs: Observation, tr: Translator | None = None) -> 
             return Command(Action.discard(_numbered(int(words[0]), obs)))
         if len(words) == 2 and words[0].lower() in ("x", "discard"):
             word = words[1]
-            card = _numbered(int(word), obs) if word.isdigit() else Card.parse(word)
+            card = _numbered(int(word), obs) if word.isdigit() else tr.parse_card(word)
             return Command(Action.discard(card))
         if len(words) == 2 and words[0].lower() in ("c", "call"):
             word = words[1]
-            card = _numbered(int(word), obs) if word.isdigit() and word != "10" else Card.parse(word)
+            card = _numbered(int(word), obs) if word.isdigit() and word != "10" else tr.parse_card(word)
             return Command(Action.call(card))
     except ParseError as error:
         return Command(error=tr.explain(error))
