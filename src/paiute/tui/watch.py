@@ -17,6 +17,7 @@ from paiute.errors import N_, RecordError
 from paiute.i18n import Translator, translator
 from paiute.match import Match
 from paiute.record import Record
+from paiute.showdown import showdown
 from paiute.tui import describe
 from paiute.tui.widgets import TableView, TextScreen
 
@@ -126,7 +127,7 @@ class WatchApp(App[int]):
         deal = match.deal
         assert deal is not None
         obs = deal.observation(self.seat)
-        names = match.players
+        names = describe.person_names(match.players, self.tr)
         tr = self.tr
         table = self.query_one(TableView)
         total = len(self.record.deals[deal_index].actions)
@@ -154,7 +155,7 @@ class WatchApp(App[int]):
             before = self.record.balances if deal_index == 0 else match.results[deal_index - 1].balances
             result = match.results[deal_index]
             summary = describe.deal_summary(
-                obs, names, before, result.balances, result.pot, pretty=True, tr=tr
+                obs, names, before, result.balances, result.pot, reveal=showdown(deal), pretty=True, tr=tr
             )
         table.set_calls(summary)
         if count < total:
