@@ -26,7 +26,7 @@ from paiute.observation import Observation
 from paiute.tui import describe
 from paiute.tui.help import rules_text, tui_keys
 from paiute.tui.session import Session
-from paiute.tui.widgets import CardWidget, ChoiceScreen, CoverScreen, TableView, TextScreen
+from paiute.tui.widgets import CardWidget, ChoiceScreen, CoverScreen, MinimumSize, TableView, TextScreen
 
 __all__ = ["PlayApp"]
 
@@ -43,7 +43,7 @@ _BUTTONS = (
 )
 
 
-class PlayApp(App[int]):
+class PlayApp(MinimumSize, App[int]):
     """A match of Paiute at the terminal (see the module documentation)."""
 
     TITLE = "Paiute"
@@ -114,6 +114,14 @@ class PlayApp(App[int]):
                 self.finish()
                 return
             self.session.start_deal()
+        self.advance()
+        self.check_size()
+
+    def leave(self) -> None:
+        """``q`` while the terminal is too small: save and close, the summary printed after."""
+        self.finish(quit=True, show=False)
+
+    def size_restored(self) -> None:
         self.advance()
 
     @property
@@ -222,8 +230,8 @@ class PlayApp(App[int]):
         self._chosen_for = None
         self.advance()
 
-    def finish(self, *, quit: bool = False) -> None:
-        """Save, show the match summary, then close."""
+    def finish(self, *, quit: bool = False, show: bool = True) -> None:
+        """Save, show the match summary (``show``), then close."""
         session = self.session
         tr = self.tr
         self.workers.cancel_group(self, "bots")
@@ -262,6 +270,9 @@ class PlayApp(App[int]):
             if not session.finished:
                 lines.append(tr.gettext(N_("Continue it with: paiute play --resume")))
         self.farewell = [line for line in lines if line]
+        if not show:
+            self.exit(0)
+            return
         keys = {key: "exit" for key in ("enter", "q", "escape", "space")}
         self.push_screen(
             TextScreen(

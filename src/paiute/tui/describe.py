@@ -189,19 +189,23 @@ def hand_order(obs: Observation) -> list[Card]:
     """
     if obs.seat is None or not obs.hand:  # a spectator, or a caller (R6.5)
         return []
-    mine = [event for event in obs.history if event.seat == obs.seat and event.card is not None]
+    mine = [
+        (event.action.kind.is_draw, event.card)
+        for event in obs.history
+        if event.seat == obs.seat and event.card is not None
+    ]
     dealt = list(obs.hand)
-    for event in reversed(mine):  # back to the five cards dealt (R2.5)
-        if event.action.kind.is_draw:
-            dealt.remove(event.card)
-        elif event.card not in dealt:
-            dealt.append(event.card)
+    for is_draw, card in reversed(mine):  # back to the five cards dealt (R2.5)
+        if is_draw:
+            dealt.remove(card)
+        elif card not in dealt:
+            dealt.append(card)
     cards = sorted(dealt, key=_sort_key)
-    for event in mine:
-        if event.action.kind.is_draw:
-            cards.append(event.card)
-        elif event.card in cards:
-            cards.remove(event.card)
+    for is_draw, card in mine:
+        if is_draw:
+            cards.append(card)
+        elif card in cards:
+            cards.remove(card)
     return cards
 
 
@@ -690,14 +694,14 @@ def showdown_lines(
     lines = [tr.gettext(N_("Every hand (R9.3: nothing is hidden once the deal is over):"))]
     for seat in reveal.seats:
         name = names[seat.seat] + " " * (width - cell_len(names[seat.seat]))
-        hand = cards_text(seat.hand, wild, pretty=pretty, tr=tr)
+        hand = cards_text(sorted(seat.hand, key=_sort_key), wild, pretty=pretty, tr=tr)
         if seat.call is not None:
             text = tr.gettext(N_("{name}  called {value}"), name=name, value=seat.call.value)
         elif not seat.holding:
             text = tr.gettext(N_("{name}  {hand}; never held six cards"), name=name, hand=hand)
         elif seat.legal is not None:
             text = tr.gettext(
-                N_("{name}  {hand}; could have called {value} at its last turn: {shown}"),
+                N_("{name}  {hand}; last turn: could have called {value}: {shown}"),
                 name=name,
                 hand=hand,
                 value=seat.legal.value,
@@ -705,7 +709,7 @@ def showdown_lines(
             )
         elif seat.best is not None and seat.refusal is not None:
             text = tr.gettext(
-                N_("{name}  {hand}; {value} at its last turn ({shown}) could not be called: {reason}"),
+                N_("{name}  {hand}; last turn: {value} ({shown}), not allowed: {reason}"),
                 name=name,
                 hand=hand,
                 value=seat.best.value,
@@ -713,7 +717,7 @@ def showdown_lines(
                 reason=tr.explain(seat.refusal),
             )
         else:
-            text = tr.gettext(N_("{name}  {hand}; no combination at its last turn"), name=name, hand=hand)
+            text = tr.gettext(N_("{name}  {hand}; last turn: no combination"), name=name, hand=hand)
         lines.append("  " + text)
     if reveal.last_round:
         lines.append(tr.gettext(N_("The last round, turn by turn (R7.2):")))

@@ -19,7 +19,7 @@ from paiute.match import Match
 from paiute.record import Record
 from paiute.showdown import showdown
 from paiute.tui import describe
-from paiute.tui.widgets import TableView, TextScreen
+from paiute.tui.widgets import MinimumSize, TableView, TextScreen
 
 __all__ = ["WatchApp"]
 
@@ -42,7 +42,7 @@ _BUTTONS = (
 )
 
 
-class WatchApp(App[int]):
+class WatchApp(MinimumSize, App[int]):
     """Steps through ``record``; every state is rebuilt by replaying it (see the module)."""
 
     TITLE = "Paiute replay"
@@ -85,6 +85,7 @@ class WatchApp(App[int]):
 
     def on_mount(self) -> None:
         self.show()
+        self.check_size()
 
     # -- the state at a position ----------------------------------------------------------
 

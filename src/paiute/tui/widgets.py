@@ -14,8 +14,10 @@ from typing import ClassVar
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.geometry import Size
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
@@ -27,17 +29,23 @@ from paiute.errors import N_
 from paiute.i18n import Translator, translator
 
 __all__ = [
+    "MIN_SIZE",
     "CardWidget",
     "ChoiceScreen",
     "CoverScreen",
+    "MinimumSize",
     "TableView",
     "TextScreen",
+    "TooSmallScreen",
     "styled",
 ]
 
+#: The smallest terminal the table is drawn in (columns, rows); below it a notice says so.
+MIN_SIZE = (80, 24)
+
 # Card faces of every language (English T J Q K A; Romanian 10 V D R A), then a suit symbol.
 _FACE = r"(?:10|[2-9TJQKAVDR])"
-_WILD = re.compile(rf"(?:{_FACE}[♣♦♥♠]|Jk[12])\*")
+_WILD = re.compile(rf"(?:{_FACE}[♣♦♥♠]|Jk[12])(?:\*|→{_FACE}[♣♦♥♠])")
 _RED = re.compile(rf"{_FACE}[♦♥](?!\*)")
 _BLACK = re.compile(rf"{_FACE}[♣♠](?!\*)")
 
@@ -100,10 +108,36 @@ class CardWidget(Static):
         self.post_message(self.Chosen(self.index))
 
 
+class EventLog(RichLog):
+    """The log, following its newest line: when the table above it grows (a call preview, a
+    two-line message) and the log shrinks, the newest line stays in view at once, unless the
+    reader has scrolled back to older lines."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._was_at_end = True
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self._was_at_end = new >= self.max_scroll_y
+
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        if self.auto_scroll and self._was_at_end:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+
 class ActionButton(Button):
-    """A one-line button that never takes the focus (the keys stay with the table)."""
+    """A one-line button that never takes the focus (the keys stay with the table), as wide as
+    its label: at 80 columns the whole key bar fits, "q Quit" included, in every language."""
 
     can_focus = False
+
+    def on_mount(self) -> None:
+        self.styles.line_pad = 0
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return cell_len(self.label.plain) if isinstance(self.label, Content) else 2
 
 
 class TableView(Vertical):
@@ -123,7 +157,7 @@ class TableView(Vertical):
     TableView #calls { height: auto; padding: 0 1; color: $success; }
     TableView #message { height: auto; padding: 0 1; }
     TableView #buttons { height: 1; padding: 0 1; }
-    TableView ActionButton { height: 1; min-width: 5; border: none; padding: 0 1; margin: 0; }
+    TableView ActionButton { height: 1; min-width: 0; border: none; padding: 0; margin: 0 1 0 0; }
     TableView #log { height: 1fr; min-height: 3; border-top: solid $panel; padding: 0 1; }
     """
 
@@ -146,7 +180,7 @@ class TableView(Vertical):
         with Horizontal(id="buttons"):
             for label, name in self._buttons:
                 yield ActionButton(label, id=f"button-{name}", compact=True)
-        log = RichLog(id="log", markup=False, wrap=True, auto_scroll=True)
+        log = EventLog(id="log", markup=False, wrap=True, auto_scroll=True)
         log.can_focus = False  # the keys belong to the table; the log scrolls with the mouse
         yield log
 
@@ -199,21 +233,35 @@ class TableView(Vertical):
             for button in self.query(f"#button-{name}").results(ActionButton):
                 button.disabled = not enabled
 
+    def on_resize(self, _event: events.Resize) -> None:
+        self._space_buttons()
+
+    def _space_buttons(self) -> None:
+        """Two columns between the buttons where the whole bar fits so, else one."""
+        buttons = list(self.query(ActionButton))
+        if not buttons:
+            return
+        labels = sum(cell_len(str(button.label)) for button in buttons)
+        gap = 2 if labels + 2 * len(buttons) + 2 <= self.size.width else 1
+        for button in buttons:
+            button.styles.margin = (0, gap, 0, 0)
+
     def relabel(self, labels: dict[str, str]) -> None:
         """New labels for the named buttons (another language)."""
         for name, label in labels.items():
             for button in self.query(f"#button-{name}").results(ActionButton):
                 button.label = label
                 button.refresh(layout=True)  # another width for the new words
+        self._space_buttons()
         self.query_one("#buttons").refresh(layout=True)
 
     def log_lines(self, lines: Iterable[str]) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", EventLog)
         for line in lines:
             log.write(styled(line))
 
     def clear_log(self) -> None:
-        self.query_one("#log", RichLog).clear()
+        self.query_one("#log", EventLog).clear()
 
 
 class TextScreen(ModalScreen[str]):
@@ -287,6 +335,78 @@ class CoverScreen(Screen[str]):
 
     def action_quit_match(self) -> None:
         self.dismiss("quit")
+
+
+class TooSmallScreen(Screen[str]):
+    """Covers everything while the terminal is smaller than :data:`MIN_SIZE`: cards are never
+    cut off without a word. ``q`` leaves (the match is saved)."""
+
+    DEFAULT_CSS = """
+    TooSmallScreen { align: center middle; }
+    TooSmallScreen #small { width: 100%; height: auto; text-align: center; color: $warning; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "leave", "Quit")]
+
+    def __init__(self, size: Size, tr: Translator | None = None) -> None:
+        super().__init__()
+        self._tr = tr or translator()
+        self._size = size
+
+    def _text(self) -> str:
+        return self._tr.gettext(
+            N_("Terminal too small ({width}x{height}; need 80x24).\nEnlarge the window, or press q to save and quit."),
+            width=self._size.width,
+            height=self._size.height,
+        )
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._text(), id="small", markup=False)
+
+    def resized(self, size: Size) -> None:
+        self._size = size
+        self.query_one("#small", Static).update(self._text())
+
+    def action_leave(self) -> None:
+        self.dismiss("quit")
+
+
+class MinimumSize:
+    """For an :class:`~textual.app.App`: the :class:`TooSmallScreen` while the terminal is
+    below :data:`MIN_SIZE`, taken away (and :meth:`size_restored` called) once it is not."""
+
+    tr: Translator
+
+    def check_size(self) -> None:
+        app = self
+        assert isinstance(app, App)
+        size = app.size
+        small = size.width < MIN_SIZE[0] or size.height < MIN_SIZE[1]
+        top = app.screen
+        if small and isinstance(top, TooSmallScreen):
+            top.resized(size)
+        elif small:
+            app.push_screen(TooSmallScreen(size, self.tr), self._left_small)
+        elif isinstance(top, TooSmallScreen):
+            top.dismiss("restored")
+
+    def _left_small(self, result: str | None) -> None:
+        if result == "quit":
+            self.leave()
+        else:
+            self.size_restored()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        assert isinstance(self, App)
+        self.call_after_refresh(self.check_size)
+
+    def leave(self) -> None:
+        """``q`` on the notice: end (an app saves what it must first)."""
+        assert isinstance(self, App)
+        self.exit(0)
+
+    def size_restored(self) -> None:
+        """The terminal is large enough again."""
 
 
 class ChoiceScreen(ModalScreen[int | None]):
