@@ -16,9 +16,9 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.geometry import Size
-from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, OptionList, RichLog, Static
@@ -355,7 +355,9 @@ class TooSmallScreen(Screen[str]):
 
     def _text(self) -> str:
         return self._tr.gettext(
-            N_("Terminal too small ({width}x{height}; need 80x24).\nEnlarge the window, or press q to save and quit."),
+            N_(
+                "Terminal too small ({width}x{height}; need 80x24).\nEnlarge the window, or press q to save and quit."
+            ),
             width=self._size.width,
             height=self._size.height,
         )
