@@ -13,7 +13,6 @@ import asyncio
 from collections.abc import Callable
 from typing import ClassVar
 
-from rich.cells import cell_len
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Button
@@ -259,7 +258,7 @@ class PlayApp(MinimumSize, App[int]):
                     "  {name} {chips} chip ({change})",
                     "  {name} {chips} chips ({change})",
                     now[seat],
-                    name=name + " " * max(12 - cell_len(name), 0),
+                    name=name + " " * max(12 - describe.display_width(name), 0),
                     chips=tr.number(now[seat]).rjust(5),
                     change=describe.signed(now[seat] - start[seat], tr),
                 )

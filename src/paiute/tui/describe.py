@@ -29,19 +29,25 @@ from paiute.i18n import Translator, translator
 from paiute.observation import Observation
 from paiute.showdown import Showdown
 
-try:  # the width of text on a terminal (Bengali signs, wide characters): not len()
-    from rich.cells import cell_len
-except ImportError:  # pragma: no cover - `--plain` without the tui extra
 
-    def cell_len(text: str, unicode_version: str = "auto") -> int:
-        return sum(
-            0
-            if unicodedata.category(char) in ("Mn", "Me", "Cf")
-            else 2
-            if unicodedata.east_asian_width(char) in ("W", "F")
-            else 1
-            for char in text
-        )
+def display_width(text: str) -> int:
+    """The columns ``text`` takes on a terminal, to line up columns of names in any script: a
+    wide character (East Asian Wide, Fullwidth) takes two, a non-spacing mark (Mn, Me) or a
+    format character (Cf) none, anything else one. Unlike ``len()`` (Bengali: more characters
+    than columns) and unlike rich's ``cell_len``, which gives a Bengali spacing vowel sign
+    (Mc, as the া of আপনার) no column where terminals (xterm, tmux, glibc's wcwidth) give it one.
+
+    >>> display_width("You"), display_width("আপনি"), len("আপনি"), display_width("王")
+    (3, 4, 4, 2)
+    >>> display_width("ক্ষ")  # the virama (Mn) takes no column
+    2
+    """
+    width = 0
+    for char in text:
+        if unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
 
 
 __all__ = [
@@ -56,6 +62,7 @@ __all__ = [
     "chip_changes",
     "combination_text",
     "deal_summary",
+    "display_width",
     "drawn_card",
     "evaluator",
     "event_text",
@@ -437,7 +444,7 @@ def seat_lines(
     the cards everyone has seen it take (R4.5) and its call (R6.5)."""
     tr = _tr(tr)
     wild = obs.wild_cards
-    width = max(cell_len(name) for name in names)
+    width = max(display_width(name) for name in names)
     last = last_actions(obs, pretty=pretty, tr=tr)
     calls = {call.seat: call for call in obs.calls}
     dealer_mark = tr.pgettext("dealer mark", "D")
@@ -454,7 +461,7 @@ def seat_lines(
                 "{name} {chips} chips {held} card {dealer}",
                 "{name} {chips} chips {held} cards {dealer}",
                 held,
-                name=name + " " * (width - cell_len(name)),
+                name=name + " " * (width - display_width(name)),
                 chips=tr.number(balances[seat]).rjust(4),
                 held=held,
                 dealer=dealer,
@@ -690,10 +697,10 @@ def showdown_lines(
     its last six-card holding and whether it could have been called (R4.3, R5.7, R6.4), then
     the last round (R7.2) turn by turn."""
     tr = _tr(tr)
-    width = max(cell_len(name) for name in names)
+    width = max(display_width(name) for name in names)
     lines = [tr.gettext(N_("Every hand (R9.3: nothing is hidden once the deal is over):"))]
     for seat in reveal.seats:
-        name = names[seat.seat] + " " * (width - cell_len(names[seat.seat]))
+        name = names[seat.seat] + " " * (width - display_width(names[seat.seat]))
         hand = cards_text(sorted(seat.hand, key=_sort_key), wild, pretty=pretty, tr=tr)
         if seat.call is not None:
             text = tr.gettext(N_("{name}  called {value}"), name=name, value=seat.call.value)

@@ -149,7 +149,7 @@ class TableView(Vertical):
     TableView #seats { height: auto; padding: 0 1; }
     TableView #table { height: auto; padding: 0 1; color: $text-muted; }
     TableView #hand-row { height: 3; padding: 0 1; }
-    TableView #hand-label { width: 11; height: 3; content-align: left middle; }
+    TableView #hand-label { width: 1fr; height: 3; padding: 0 1; content-align: left middle; }
     TableView .card { width: 9; height: 3; border: round $foreground 40%; content-align: center middle; }
     TableView .card.wild { border: round yellow; }
     TableView .card.selected { border: heavy $accent; background: $boost; }
@@ -172,9 +172,11 @@ class TableView(Vertical):
         yield Static("", id="seats", markup=False)
         yield Static("", id="table", markup=False)
         with Horizontal(id="hand-row"):
-            yield Static("", id="hand-label", markup=False)
+            # The cards first, the label after them: a label in any script (Bengali vowel
+            # signs take a column on a terminal but none in Textual's count) moves no card.
             for index in range(6):
                 yield CardWidget(index)
+            yield Static("", id="hand-label", markup=False)
         yield Static("", id="calls", markup=False)
         yield Static("", id="message", markup=False)
         with Horizontal(id="buttons"):
