@@ -25,7 +25,7 @@ from paiute.combos import Category, Value
 from paiute.deal import Event
 from paiute.errors import N_, IllegalActionError
 from paiute.evaluator import Evaluator, Placed, format_arranged
-from paiute.i18n import Translator, translator
+from paiute.i18n import NP_, Translator, translator
 from paiute.observation import Observation
 from paiute.showdown import Showdown
 
@@ -80,6 +80,9 @@ __all__ = [
 
 #: The name ``paiute play`` gives a lone person: data in the record, shown translated.
 DEFAULT_NAME = "You"
+# It is the subject of third-person sentences ("You drew from the stock"): a language whose verb
+# agrees with "you" shows a word for "the player" instead (Romanian "Jucătorul a tras").
+_DEFAULT_NAME_SHOWN = ("default player name", NP_("default player name", "You"))
 
 Why = Callable[[Action], IllegalActionError | None]
 
@@ -131,7 +134,8 @@ def person_names(names: Sequence[str], tr: Translator | None = None) -> tuple[st
     """The seat names as shown: the default name of a lone person (``"You"``, kept in English
     in the record) in the reader's language."""
     tr = _tr(tr)
-    return tuple(tr.gettext(N_("You")) if name == DEFAULT_NAME else name for name in names)
+    shown = tr.pgettext(*_DEFAULT_NAME_SHOWN)
+    return tuple(shown if name == DEFAULT_NAME else name for name in names)
 
 
 # Engine refusals that name the acting seat by number, told to the person at the screen (who is
