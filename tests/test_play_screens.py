@@ -193,7 +193,9 @@ def test_app_log_keeps_the_newest_line_in_view_when_the_table_grows() -> None:
 
 
 def test_app_below_80x24_says_the_terminal_is_too_small(tmp_path: Path) -> None:
-    session = Session.new(PlayConfig(RuleSet(), (SeatSpec("You"), SeatSpec("Greedy", "greedy")), seed=2), tmp_path)
+    session = Session.new(
+        PlayConfig(RuleSet(), (SeatSpec("You"), SeatSpec("Greedy", "greedy")), seed=2), tmp_path
+    )
     app = PlayApp(session, delay=0)
 
     async def scenario() -> None:
@@ -295,10 +297,13 @@ def test_replay_and_verify_count_deals_from_1_json_from_0(
     save(Record.from_match(match), path)
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "deal 1: dealer" in out and "deal 2: dealer" in out and "deal 0:" not in out
+    assert "deal 1: dealer" in out
+    assert "deal 2: dealer" in out
+    assert "deal 0:" not in out
     main(["verify", str(path)])
     out = capsys.readouterr().out
-    assert "deal 1: NOT verified" in out and "deal 0:" not in out
+    assert "deal 1: NOT verified" in out
+    assert "deal 0:" not in out
     main(["verify", str(path), "--json"])
     assert [deal["deal"] for deal in json.loads(capsys.readouterr().out)["deals"]] == [0, 1]
 
@@ -325,7 +330,8 @@ def test_the_default_name_is_shown_translated_and_kept_in_the_record() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             text = screen_text(app)
-            assert ">*Jucătorul " in text and "You" not in text
+            assert ">*Jucătorul " in text
+            assert "You" not in text
 
     run(scenario)
     assert session.names[0] == "You"  # the record keeps the data as it was
