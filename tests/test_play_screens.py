@@ -82,12 +82,10 @@ def test_r6_4_summary_says_why_a_better_holding_could_not_be_called() -> None:
     match = Match(RuleSet(), ("You", "Greedy", "Random"), chance=SeededChance(10))
     deal = play_deal(match, [make_player("greedy", seed=1) for _ in range(3)])
     lines = showdown_lines(showdown(deal), match.players, deal.wild_cards)
-    assert any(
-        "Greedy" in line
-        and "last turn: Straight Flush, eight high" in line
-        and "not allowed: R6.4 Straight Flush, eight high does not equal or beat" in line
-        for line in lines
-    ), lines
+    greedy = next(index for index, line in enumerate(lines) if line.startswith("  Greedy  "))
+    note = lines[greedy + 1].strip()  # under the hand
+    assert note.startswith("last turn: Straight Flush, eight high ("), lines
+    assert "not allowed: R6.4 Straight Flush, eight high does not equal or beat" in note
 
 
 # -- point 9: a call in its natural order, wild cards named (R3.4) -----------------------------

@@ -705,31 +705,30 @@ def showdown_lines(
     lines = [tr.gettext(N_("Every hand (R9.3: nothing is hidden once the deal is over):"))]
     for seat in reveal.seats:
         name = names[seat.seat] + " " * (width - display_width(names[seat.seat]))
-        hand = cards_text(sorted(seat.hand, key=_sort_key), wild, pretty=pretty, tr=tr)
         if seat.call is not None:
-            text = tr.gettext(N_("{name}  called {value}"), name=name, value=seat.call.value)
-        elif not seat.holding:
-            text = tr.gettext(N_("{name}  {hand}; never held six cards"), name=name, hand=hand)
+            lines.append("  " + tr.gettext(N_("{name}  called {value}"), name=name, value=seat.call.value))
+            continue
+        hand = cards_text(sorted(seat.hand, key=_sort_key), wild, pretty=pretty, tr=tr)
+        lines.append("  " + tr.gettext(N_("{name}  {hand}"), name=name, hand=hand))
+        if not seat.holding:
+            note = tr.gettext(N_("never held six cards"))
         elif seat.legal is not None:
-            text = tr.gettext(
-                N_("{name}  {hand}; last turn: could have called {value}: {shown}"),
-                name=name,
-                hand=hand,
+            note = tr.gettext(
+                N_("last turn: could have called {value}: {shown}"),
                 value=seat.legal.value,
                 shown=_shown_text(seat.legal.shown, seat.legal.value, wild, pretty=pretty, tr=tr),
             )
         elif seat.best is not None and seat.refusal is not None:
-            text = tr.gettext(
-                N_("{name}  {hand}; last turn: {value} ({shown}), not allowed: {reason}"),
-                name=name,
-                hand=hand,
+            note = tr.gettext(
+                N_("last turn: {value} ({shown}), not allowed: {reason}"),
                 value=seat.best.value,
                 shown=_shown_text(seat.best.shown, seat.best.value, wild, pretty=pretty, tr=tr),
                 reason=tr.explain(seat.refusal),
             )
         else:
-            text = tr.gettext(N_("{name}  {hand}; last turn: no combination"), name=name, hand=hand)
-        lines.append("  " + text)
+            note = tr.gettext(N_("last turn: no combination"))
+        # The note under the hand, indented past the names: short lines that wrap less.
+        lines.append(" " * (width + 4) + note)
     if reveal.last_round:
         lines.append(tr.gettext(N_("The last round, turn by turn (R7.2):")))
         separator = tr.gettext(N_(", "))
