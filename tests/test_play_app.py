@@ -24,7 +24,7 @@ from paiute.tui.app import PlayApp
 from paiute.tui.describe import call_options, hand_order, visible_cards
 from paiute.tui.session import PlayConfig, SeatSpec, Session
 from paiute.tui.watch import WatchApp
-from paiute.tui.widgets import CardWidget, ChoiceScreen, CoverScreen, TextScreen
+from paiute.tui.widgets import CardWidget, ChoiceScreen, CoverScreen, KeyBar, TextScreen
 
 SIZE = (80, 24)
 PRETTY_CARD = re.compile(r"(?<![0-9A-Za-z])([2-9TJQKA][♣♦♥♠]|Jk[12])")
@@ -129,7 +129,12 @@ def test_app_plays_complete_deals_by_keys_and_mouse_r9(tmp_path: Path) -> None:
                 if obs.phase == "draw":
                     assert "Draw: s from the stock" in text
                     if steps % 3 == 0:
-                        await pilot.click("#button-stock")
+                        stock = next(
+                            first
+                            for first, _last, name in app.table.query_one(KeyBar).spans()
+                            if name == "stock"
+                        )
+                        await pilot.click("#keys", offset=(stock + 1, 0))
                     else:
                         await pilot.press("s")
                     await pilot.pause()

@@ -15,7 +15,6 @@ from typing import ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Button
 
 from paiute.actions import CALL_SIX, DRAW_DISCARD, DRAW_STOCK, Action, ActionKind
 from paiute.cards import Card
@@ -526,11 +525,6 @@ class PlayApp(MinimumSize, App[int]):
             self.action_discard()
         else:
             self.choose(message.index)
-
-    async def on_button_pressed(self, event: Button.Pressed) -> None:
-        name = (event.button.id or "").removeprefix("button-")
-        if name:
-            await self.run_action(name)
 
     def action_call(self) -> None:
         hand = self._hand()

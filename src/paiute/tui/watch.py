@@ -10,7 +10,6 @@ from typing import ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Button
 
 from paiute.chance import RecordedChance
 from paiute.errors import N_, RecordError
@@ -156,7 +155,7 @@ class WatchApp(MinimumSize, App[int]):
             before = self.record.balances if deal_index == 0 else match.results[deal_index - 1].balances
             result = match.results[deal_index]
             summary = describe.deal_summary(
-                obs, names, before, result.balances, result.pot, reveal=showdown(deal), pretty=True, tr=tr
+                obs, names, before, result.balances, result.pot, pretty=True, tr=tr
             )
         table.set_calls(summary)
         if count < total:
@@ -174,6 +173,10 @@ class WatchApp(MinimumSize, App[int]):
         table.log_lines(
             describe.event_text(event, names, obs.wild_cards, pretty=True, tr=tr) for event in obs.history
         )
+        if deal.is_over:  # R9.3: every hand, at the end of the log (it scrolls)
+            table.log_lines(
+                ["", *describe.showdown_lines(showdown(deal), names, obs.wild_cards, pretty=True, tr=tr)]
+            )
 
     # -- keys -----------------------------------------------------------------------------
 
@@ -230,8 +233,3 @@ class WatchApp(MinimumSize, App[int]):
         self.push_screen(
             TextScreen(tr.gettext(N_("Replay keys")), tr.gettext(_KEYS), keys, tr.gettext(N_("Esc: back")))
         )
-
-    async def on_button_pressed(self, event: Button.Pressed) -> None:
-        name = (event.button.id or "").removeprefix("button-")
-        if name:
-            await self.run_action(name)

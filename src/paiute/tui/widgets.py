@@ -17,22 +17,23 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.content import Content
 from textual.geometry import Size
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, OptionList, RichLog, Static
+from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from paiute.cards import Card
 from paiute.errors import N_
 from paiute.i18n import Translator, translator
+from paiute.tui.describe import display_width
 
 __all__ = [
     "MIN_SIZE",
     "CardWidget",
     "ChoiceScreen",
     "CoverScreen",
+    "KeyBar",
     "MinimumSize",
     "TableView",
     "TextScreen",
@@ -127,17 +128,60 @@ class EventLog(RichLog):
             self.scroll_end(animate=False, immediate=True, x_axis=False)
 
 
-class ActionButton(Button):
-    """A one-line button that never takes the focus (the keys stay with the table), as wide as
-    its label: at 80 columns the whole key bar fits, "q Quit" included, in every language."""
+class KeyBar(Static):
+    """The keys as one line of labels (``s Stock  d Pile ...``); a click on a label runs its
+    action, and a key the rules do not allow now is dimmed. One widget, drawn left to right: a
+    label in any script (a Bengali vowel sign takes a column on a terminal but none in Textual's
+    count) shifts only what follows it on its own line, and never overlaps another widget. At
+    80 columns the whole bar fits, "q Quit" included, in every language."""
 
-    can_focus = False
+    def __init__(self, keys: Sequence[tuple[str, str]] = ()) -> None:
+        super().__init__("", id="keys", markup=False)
+        self._keys = list(keys)
+        self._enabled: dict[str, bool] = {}
 
-    def on_mount(self) -> None:
-        self.styles.line_pad = 0
+    def set_keys(self, keys: Sequence[tuple[str, str]]) -> None:
+        self._keys = list(keys)
+        self._draw()
 
-    def get_content_width(self, container: Size, viewport: Size) -> int:
-        return cell_len(self.label.plain) if isinstance(self.label, Content) else 2
+    def enable(self, enabled: dict[str, bool]) -> None:
+        self._enabled.update(enabled)
+        self._draw()
+
+    def _gap(self) -> int:
+        """Two columns between the labels where the whole bar fits so, else one."""
+        labels = sum(display_width(label) for label, _name in self._keys)
+        return 2 if labels + 2 * len(self._keys) <= self.size.width else 1
+
+    def spans(self) -> list[tuple[int, int, str]]:
+        """Each label's first and last column and action: in the columns a terminal draws
+        them in (and reports clicks in), so that a click finds its label in any script."""
+        spans = []
+        x = 0
+        for label, name in self._keys:
+            width = display_width(label)
+            spans.append((x, x + width - 1, name))
+            x += width + self._gap()
+        return spans
+
+    def _draw(self) -> None:
+        text = Text()
+        gap = " " * self._gap()
+        for index, (label, name) in enumerate(self._keys):
+            if index:
+                text.append(gap)
+            text.append(label, style="bold" if self._enabled.get(name, True) else "dim")
+        self.update(text)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self._draw()
+
+    async def on_click(self, event: events.Click) -> None:
+        event.stop()
+        for first, last, name in self.spans():
+            if first <= event.x <= last and self._enabled.get(name, True):
+                await self.app.run_action(name)
+                return
 
 
 class TableView(Vertical):
@@ -156,8 +200,7 @@ class TableView(Vertical):
     TableView .card.forbidden { color: $text-disabled; }
     TableView #calls { height: auto; padding: 0 1; color: $success; }
     TableView #message { height: auto; padding: 0 1; }
-    TableView #buttons { height: 1; padding: 0 1; }
-    TableView ActionButton { height: 1; min-width: 0; border: none; padding: 0; margin: 0 1 0 0; }
+    TableView #keys { height: 1; padding: 0 1; }
     TableView #log { height: 1fr; min-height: 3; border-top: solid $panel; padding: 0 1; }
     """
 
@@ -179,9 +222,7 @@ class TableView(Vertical):
             yield Static("", id="hand-label", markup=False)
         yield Static("", id="calls", markup=False)
         yield Static("", id="message", markup=False)
-        with Horizontal(id="buttons"):
-            for label, name in self._buttons:
-                yield ActionButton(label, id=f"button-{name}", compact=True)
+        yield KeyBar(self._buttons)
         log = EventLog(id="log", markup=False, wrap=True, auto_scroll=True)
         log.can_focus = False  # the keys belong to the table; the log scrolls with the mouse
         yield log
@@ -229,33 +270,14 @@ class TableView(Vertical):
         widget.styles.color = "orange" if warning else None
 
     def enable(self, buttons: dict[str, bool]) -> None:
-        """Enable the named buttons that are true, disable the others named: an action the
-        rules do not allow now is not offered."""
-        for name, enabled in buttons.items():
-            for button in self.query(f"#button-{name}").results(ActionButton):
-                button.disabled = not enabled
-
-    def on_resize(self, _event: events.Resize) -> None:
-        self._space_buttons()
-
-    def _space_buttons(self) -> None:
-        """Two columns between the buttons where the whole bar fits so, else one."""
-        buttons = list(self.query(ActionButton))
-        if not buttons:
-            return
-        labels = sum(cell_len(str(button.label)) for button in buttons)
-        gap = 2 if labels + 2 * len(buttons) + 2 <= self.size.width else 1
-        for button in buttons:
-            button.styles.margin = (0, gap, 0, 0)
+        """Enable the named keys that are true, dim the others named: an action the rules do
+        not allow now is not offered."""
+        self.query_one(KeyBar).enable(buttons)
 
     def relabel(self, labels: dict[str, str]) -> None:
-        """New labels for the named buttons (another language)."""
-        for name, label in labels.items():
-            for button in self.query(f"#button-{name}").results(ActionButton):
-                button.label = label
-                button.refresh(layout=True)  # another width for the new words
-        self._space_buttons()
-        self.query_one("#buttons").refresh(layout=True)
+        """New labels for the named keys (another language)."""
+        self._buttons = [(labels.get(name, label), name) for label, name in self._buttons]
+        self.query_one(KeyBar).set_keys(self._buttons)
 
     def log_lines(self, lines: Iterable[str]) -> None:
         log = self.query_one("#log", EventLog)
