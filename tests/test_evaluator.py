@@ -555,3 +555,46 @@ def test_r5_golden_digest_order_is_consistent_with_values() -> None:
         values = [Value.from_code(code, royal_high=royal_high) for code in codes]
         assert all(a is not None and b is not None and a < b for a, b in itertools.pairwise(values))
         assert {v.category for v in values if v is not None} == set(Category)
+
+
+# -- what the wild cards stand for (R3.4), in the combination's natural order ---------------
+
+
+def test_r3_4_arrange_names_each_wild_card_in_natural_order() -> None:
+    from paiute.evaluator import format_arranged
+
+    ev = Evaluator.for_rank("2")
+    # The jumbled order the table used to print ("7♠ 5♠ 4♠ 6♠ 2♥*") comes out in order, named.
+    assert format_arranged(ev.arrange(parse_cards("7s 5s 4s 6s 2h"))) == "4s 5s 6s 7s 2h→8s"
+    wheel = Evaluator.for_rank("9").arrange(parse_cards("5h 4h 9c Ah 2h"))
+    assert [str(item.named) for item in wheel] == ["Ah", "2h", "3h", "4h", "5h"]  # R1.2: ace low
+    four_two = Evaluator.for_rank("3").arrange(parse_cards("Kh 3h Ad 3s Ac Ks"))
+    assert format_arranged(four_two, lambda card: card.pretty()) == "A♣ A♦ 3♥→A♥ 3♠→A♠ K♥ K♠"
+    # A wild card that may stand for its own face does (R3.4), marked as wild.
+    assert (
+        format_arranged(Evaluator.for_rank("3").arrange(parse_cards("3h 4h 5h 6h 2h"))) == "2h 3h* 4h 5h 6h"
+    )
+
+
+@given(st.data())
+def test_r3_4_arranged_cards_name_a_natural_combination_of_the_same_value(data: st.DataObject) -> None:
+    # Cards of a few neighbouring ranks, one of them wild, so that most holdings make something.
+    low = data.draw(st.integers(2, 10))
+    pool = [card for card in CARDS[:52] if card.rank is not None and low <= card.rank <= low + 4]
+    cards = data.draw(st.lists(st.sampled_from(pool), min_size=5, max_size=6, unique=True))
+    ev = Evaluator.for_rank(Rank(data.draw(st.integers(low, low + 4))))
+    value = ev.value(cards)
+    placed = ev.arrange(cards)
+    assert sorted(item.card for item in placed) == sorted(cards)
+    if value is None:
+        assert [item.card for item in placed] == cards
+        return
+    named = [item.named for item in placed]
+    assert all(item.named == item.card for item in placed if not item.wild)
+    if value.category is Category.FIVE_OF_A_KIND:
+        assert {card.rank for card in named} == {value.ranks[0]}
+    else:  # the named cards, all natural now, make exactly that value
+        assert Evaluator().value(named) == value
+    if value.category in (Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH):
+        ranks = [card.rank for card in named]
+        assert ranks == sorted(ranks) or ranks[0] is Rank.ACE  # low to high, A first in 5-4-3-2-A

@@ -142,7 +142,7 @@ def test_verify_command_accepts_a_committed_record(
     save(Record.from_match(committed_match(11)), path)
     status, out, _ = run(capsys, "verify", str(path))
     assert status == 0
-    assert out.startswith("deal 0: verified (the committed order cut at ")
+    assert out.startswith("deal 1: verified (the committed order cut at ")  # people count from 1
     status, out, _ = run(capsys, "verify", str(path), "--json")
     assert status == 0
     assert json.loads(out) == {
@@ -160,8 +160,8 @@ def test_verify_command_refuses_a_tampered_or_uncommitted_record(
     path.write_text(json.dumps(data))
     status, out, _ = run(capsys, "verify", str(path))
     assert status == 1
-    assert "deal 0: verified" in out
-    assert "deal 1: NOT verified" in out
+    assert "deal 1: verified" in out  # people count from 1; --json keeps the index
+    assert "deal 2: NOT verified" in out
     del data["deals"][0]["commitment"]
     status, out, _ = run(capsys, "verify", "-", "--json", stdin=json.dumps(data))
     assert status == 1

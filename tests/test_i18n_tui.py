@@ -64,7 +64,7 @@ def test_app_in_romanian_then_switched_to_somali_by_the_l_key() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             text = screen_text(app)
-            assert "You, e rândul tău" in text
+            assert "Jucătorul, e rândul tău" in text  # the default name in Romanian
             # Romanian card faces (10, V D R A) and words; the pot and chips in numbers.
             assert "Cartea întoarsă 5♣*, atu cinciari: 5♣ 5♦ 5♥ 5♠. Împarte Random." in text
             assert "Talon 37 (cartea întoarsă dedesubt), teancul de aruncate e gol, pot 3." in text
@@ -78,7 +78,7 @@ def test_app_in_romanian_then_switched_to_somali_by_the_l_key() -> None:
             assert "Nu este permis: R4.2 teancul de aruncate este gol: trageți din talon." in message(app)
             await pilot.press("s")
             await pilot.pause()
-            assert "You a tras din talon: R♦" in screen_text(app)
+            assert "Jucătorul a tras din talon: R♦" in screen_text(app)
 
             await pilot.press("l")  # the next language: Somali, the log rewritten too
             await pilot.pause()
@@ -88,7 +88,7 @@ def test_app_in_romanian_then_switched_to_somali_by_the_l_key() -> None:
             assert "Gacantaada" in text
             assert "s Kaydka" in text
             assert "x Tuur" in text
-            assert "You wuxuu ka soo qaatay kaydka: K♦" in text
+            assert "Ciyaartoyga wuxuu ka soo qaatay kaydka: K♦" in text
             assert "Mâna ta" not in text
             assert "Talon 37" not in text
 
@@ -106,7 +106,7 @@ def test_app_in_bengali_renders_conjuncts_intact_and_help_is_translated() -> Non
             assert "স্টক ৩৭ (খোলা তাস নিচে), ফেলা গাদা খালি, পট ৩।" in text
             assert "আপনার হাত" in text
             assert "s স্টক" in text
-            assert "পাইউট  দান ১  পট ৩  You, আপনার পালা" in text
+            assert "পাইউট  দান ১  পট ৩  খেলোয়াড়, আপনার পালা" in text
             svg = app.export_screenshot()
             assert "স্টক" in _svg_text(svg)
             await pilot.press("question_mark")

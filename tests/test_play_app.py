@@ -24,7 +24,7 @@ from paiute.tui.app import PlayApp
 from paiute.tui.describe import call_options, hand_order, visible_cards
 from paiute.tui.session import PlayConfig, SeatSpec, Session
 from paiute.tui.watch import WatchApp
-from paiute.tui.widgets import CardWidget, ChoiceScreen, CoverScreen, TextScreen
+from paiute.tui.widgets import CardWidget, ChoiceScreen, CoverScreen, KeyBar, TextScreen
 
 SIZE = (80, 24)
 PRETTY_CARD = re.compile(r"(?<![0-9A-Za-z])([2-9TJQKA][♣♦♥♠]|Jk[12])")
@@ -92,6 +92,9 @@ def test_app_plays_complete_deals_by_keys_and_mouse_r9(tmp_path: Path) -> None:
         # Everything on screen was shown to seat 0 at some point (R9), step by step.
         if session.deal is not None:
             seen.update(visible_cards(session.observation(0)))
+            reveal = session.showdown()
+            if reveal is not None:  # R9.3: once the deal is over every hand may be shown
+                seen.update(reveal.cards)
         shown = screen_cards(app)
         assert shown <= seen, f"R9: the screen shows {sorted(map(str, shown - seen))}"
 
@@ -126,7 +129,12 @@ def test_app_plays_complete_deals_by_keys_and_mouse_r9(tmp_path: Path) -> None:
                 if obs.phase == "draw":
                     assert "Draw: s from the stock" in text
                     if steps % 3 == 0:
-                        await pilot.click("#button-stock")
+                        stock = next(
+                            first
+                            for first, _last, name in app.table.query_one(KeyBar).spans()
+                            if name == "stock"
+                        )
+                        await pilot.click("#keys", offset=(stock + 1, 0))
                     else:
                         await pilot.press("s")
                     await pilot.pause()
@@ -202,18 +210,21 @@ def test_app_call_preview_best_and_another_call() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             await pilot.press("c")
-            assert "Not allowed: R6.1 seat 0 must draw before calling." in message(app)
+            assert "Not allowed: R6.1 you must draw before calling." in message(app)  # not "seat 0"
             await pilot.press("s")
             await pilot.pause()
             calls = str(app.query_one("#calls", Static).render())
-            assert "CALL POSSIBLE (c): Five of a Kind, sevens: show 3♦* 3♥* 3♠* 7♦ 7♣, put down 9♣" in calls
+            assert (
+                "CALL POSSIBLE (c): Five of a Kind, sevens: show 7♣ 7♦ 3♦→7♦ 3♥→7♥ 3♠→7♠, put down 9♣"
+                in calls
+            )
             assert "(or 2 other calls)" in calls
             await pilot.press("c")
             await pilot.pause()
             assert isinstance(app.screen, ChoiceScreen)
             text = screen_text(app)
-            assert "Five of a Kind, sevens: show 3♦* 3♥* 3♠* 7♦ 7♣, put down 9♣  <- best" in text
-            assert "Straight Flush, jack high: show 3♦* 3♥* 3♠* 9♣ 7♣, put down 7♦" in text
+            assert "Five of a Kind, sevens: show 7♣ 7♦ 3♦→7♦ 3♥→7♥ 3♠→7♠, put down 9♣  <- best" in text
+            assert "Straight Flush, jack high: show 7♣ 3♦→8♣ 9♣ 3♥→T♣ 3♠→J♣, put down 7♦" in text
             assert "Four/Two, nines over sevens" in text
             await pilot.press("escape")  # back: nothing called
             await pilot.pause()
@@ -224,7 +235,7 @@ def test_app_call_preview_best_and_another_call() -> None:
             text = screen_text(app)
             assert "End of the deal" in text
             assert (
-                "You called Straight Flush, jack high (first turn): 3♦* 3♥* 3♠* 9♣ 7♣, put down 7♦"
+                "You called Straight Flush, jack high (first turn): 7♣ 3♦→8♣ 9♣ 3♥→T♣ 3♠→J♣, put down 7♦"
                 in flat(text)
             )
 

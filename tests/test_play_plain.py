@@ -3,6 +3,7 @@ R6.4, R9)."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -19,6 +20,7 @@ from helpers import make_deck
 from paiute import Action, Card, Match, RecordedChance, RuleSet
 from paiute.cli.main import main
 from paiute.record import Record, load
+from paiute.showdown import showdown
 from paiute.tui.describe import visible_cards
 from paiute.tui.help import PLAIN_COMMANDS
 from paiute.tui.plain import PlainUI, parse_command
@@ -34,8 +36,9 @@ def transcript_cards(text: str) -> set[Card]:
     return {Card.parse(match) for match in CARD_TEXT.findall(text)}
 
 
-def seen_by(record: Record, seat: int) -> set[Card]:
-    """Every card ``seat`` was shown during the record's deals (R9), step by step."""
+def seen_by(record: Record, seat: int, *, reveal: bool = True) -> set[Card]:
+    """Every card ``seat`` was shown during the record's deals (R9), step by step, and with
+    ``reveal`` every hand once a deal is over (R9.3)."""
     match = Match(
         record.rules,
         record.players,
@@ -51,6 +54,8 @@ def seen_by(record: Record, seat: int) -> set[Card]:
         for action in deal_record.actions:
             match.apply(action)
             seen |= visible_cards(deal.observation(seat))
+        if reveal and deal.is_over:  # R9.3: once the deal is over every hand may be shown
+            seen |= showdown(deal).cards
     return seen
 
 
@@ -112,7 +117,8 @@ def test_plain_end_to_end_subprocess_transcript(tmp_path: Path) -> None:
     seen = seen_by(record, 0)
     assert named, "the transcript names cards"
     assert named <= seen, f"R9: the transcript shows unseen cards {sorted(map(str, named - seen))}"
-    assert len(seen) < 52  # some cards stayed hidden: the check is not vacuous
+    # Cards stayed hidden while the first deal lasted: the check is not vacuous.
+    assert len(seen_by(dataclasses.replace(record, deals=record.deals[:1]), 0, reveal=False)) < 52
     # The same seed deals the same first deck (R10.1: a seeded shuffle).
     again = subprocess.run(
         [sys.executable, "-m", "paiute", "play", "--plain", "--seed", "1", "--bots", "random", "--no-save"],
@@ -256,9 +262,11 @@ def test_plain_call_best_and_chosen(capsys: pytest.CaptureFixture[str]) -> None:
     out = io.StringIO()
     PlainUI(session, io.StringIO("s\nc 7d\nq\n"), out).run()
     text = out.getvalue()
-    assert "You can call! Best: Five of a Kind, sevens: show 3d* 3h* 3s* 7d 7c, put down 9c  [c]" in text
-    assert "or Four/Two, nines over sevens: show 3d* 3h* 3s* 7d 9c 7c (all six cards)  [c6]" in text
-    assert "You called Straight Flush, jack high: 3d* 3h* 3s* 9c 7c, put down 7d" in text
+    assert (
+        "You can call! Best: Five of a Kind, sevens: show 7c 7d 3d→7d 3h→7h 3s→7s, put down 9c  [c]" in text
+    )
+    assert "or Four/Two, nines over sevens: show 9c 3d→9d 3h→9h 3s→9s 7c 7d (all six cards)  [c6]" in text
+    assert "You called Straight Flush, jack high: 7c 3d→8c 9c 3h→Tc 3s→Jc, put down 7d" in text
 
 
 def test_resume_continues_the_same_match_reproducibly(

@@ -13,6 +13,12 @@ Four/Two, aces over kings (show 3h 3s Ad Ac Ks Kh)
 >>> print(ev.best(parse_cards("3c 3d 3h 3s 7d 2c")))
 Five of a Kind, sevens (show 3c 3d 3h 3s 7d, put down 2c)
 
+What the wild cards stand for (R3.4) is told by :meth:`Evaluator.arrange`: the shown cards in
+the combination's natural order, each wild card with the card it is named as.
+
+>>> print(format_arranged(Evaluator.for_rank("2").arrange(parse_cards("7s 5s 4s 6s 2h"))))
+4s 5s 6s 7s 2h→8s
+
 How it is fast: a holding is reduced to two integers, its *rank key* (how many natural cards
 of each rank, and how many wild cards; three bits each) and its *suit mask* (which natural
 cards, 13 bits a suit). Everything that depends on ranks alone (Five of a Kind, the six-card
@@ -24,14 +30,14 @@ Royal Flush's place depends on ``royal_high``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from paiute.cards import CARDS, Card, Rank, format_cards
-from paiute.combos import Value
+from paiute.cards import CARDS, Card, Rank, Suit, format_cards
+from paiute.combos import Category, Value
 from paiute.errors import PaiuteError
 
-__all__ = ["STRAIGHT_FLUSH_WINDOWS", "Call", "Evaluator", "rank_codes"]
+__all__ = ["STRAIGHT_FLUSH_WINDOWS", "Call", "Evaluator", "Placed", "format_arranged", "rank_codes"]
 
 _WILD_SHIFT = 39  # rank key: 3 bits for each of the 13 ranks, then the wild count
 _WILD_UNIT = 1 << _WILD_SHIFT
@@ -160,6 +166,46 @@ class Call:
         return f"{self.value} (show {shown}, put down {self.discard})"
 
 
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """One shown card of a combination and the card it stands for (R3.4): itself for a natural
+    card, the named card for a wild one (which may be its own face, or a duplicate)."""
+
+    card: Card
+    named: Card
+    wild: bool
+
+    @property
+    def renamed(self) -> bool:
+        """A wild card named as another card than its own face."""
+        return self.wild and self.named != self.card
+
+
+def format_arranged(
+    placed: Iterable[Placed], show: Callable[[Card], str] = str, *, arrow: str = "→", itself: str = "*"
+) -> str:
+    """An arranged combination as text: ``4s 5s 6s 7s 2h→8s``; ``show`` writes one card (the
+    canonical text, or a language's face). A wild card named as its own face is ``show(card)``
+    then ``itself`` (the wild mark).
+
+    >>> from paiute.cards import parse_cards
+    >>> ev = Evaluator.for_rank("7")
+    >>> format_arranged(ev.arrange(parse_cards("7c 7d 7h 7s 9d")))
+    '7c→9c 9d 7d→9d 7h→9h 7s→9s'
+    >>> format_arranged(ev.arrange(parse_cards("7c 7d 7h 7s 2d")), arrow="=")
+    '7c=2c 2d 7d=2d 7h=2h 7s=2s'
+    """
+    parts = []
+    for item in placed:
+        if item.renamed:
+            parts.append(f"{show(item.card)}{arrow}{show(item.named)}")
+        elif item.wild:
+            parts.append(show(item.card) + itself)
+        else:
+            parts.append(show(item.card))
+    return " ".join(parts)
+
+
 class Evaluator:
     """Evaluates holdings under one set of wild cards (R3) and ``royal_high`` (R5.8)."""
 
@@ -276,6 +322,78 @@ class Evaluator:
     def value(self, cards: Sequence[Card]) -> Value | None:
         """R5.10: the value of exactly these shown cards (5 or 6), or ``None``."""
         return Value.from_code(self.code(cards), royal_high=self.royal_high)
+
+    def arrange(self, shown: Sequence[Card], value: Value | None = None) -> tuple[Placed, ...]:
+        """The shown cards in the natural order of the combination they make, each wild card
+        with the card it is named as (R3.4), so that they make ``value`` (by default their best,
+        R5.10). Groups go high first (a Four/Two's four, then its pair); a straight flush goes
+        from its lowest card up (the ace first in 5-4-3-2-A). A wild card names its own face
+        where that fits, then a missing card, then a duplicate (Five of a Kind needs one, R3.4).
+        Cards that make no combination come back in the order given, unnamed.
+
+        >>> from paiute.cards import parse_cards
+        >>> ev = Evaluator.for_rank("3")
+        >>> format_arranged(ev.arrange(parse_cards("Kh 3h Ad 3s Ac Ks")))
+        'Ac Ad 3h→Ah 3s→As Kh Ks'
+        >>> format_arranged(ev.arrange(parse_cards("4c 3d Jd Jc 7s 7h")))
+        'Jc Jd 7h 7s 4c 3d→4d'
+        >>> format_arranged(Evaluator.for_rank("9").arrange(parse_cards("5h 4h 9c Ah 2h")))
+        'Ah 2h 9c→3h 4h 5h'
+        >>> format_arranged(Evaluator.for_jokers().arrange(parse_cards("Ks Jk1 Js Ts Jk2")))
+        'Ts Js Jk1→Qs Ks Jk2→As'
+        """
+        cards = tuple(shown)
+        value = self.value(cards) if value is None else value
+        naturals = [card for card in cards if card not in self.wild_cards and not card.is_joker]
+        wilds = sorted((card for card in cards if card in self.wild_cards or card.is_joker), key=int)
+        if value is None:
+            return tuple(Placed(card, card, card in wilds) for card in cards)
+        category = value.category
+        if category in (Category.STRAIGHT_FLUSH, Category.ROYAL_FLUSH):
+            top = 14 if category is Category.ROYAL_FLUSH else int(value.ranks[0])
+            ranks = [14, 2, 3, 4, 5] if top == 5 else list(range(top - 4, top + 1))  # R1.2
+            # The naturals' one suit; with none, the first wild card's own suit (jokers: spades).
+            suits = [card.suit for card in (*naturals, *wilds) if card.suit is not None]
+            suit = suits[0] if suits else Suit.SPADES
+            slots = [Card.of(rank, suit) for rank in ranks]
+        else:
+            counts = {
+                Category.FIVE_OF_A_KIND: (5,),
+                Category.FOUR_TWO: (4, 2),
+                Category.THREE_THREE: (3, 3),
+                Category.PAIUTE: (2, 2, 2),
+            }[category]
+            slots = []
+            for rank, count in zip(value.ranks, counts, strict=True):
+                # Each card of the group: its naturals' suits, then the wilds' own faces, then
+                # the missing suits, then (Five of a Kind only) duplicates.
+                have = [card.suit for card in naturals if card.rank == rank]
+                faces = [card.suit for card in wilds if card.rank == rank]
+                order = [*have, *faces, *Suit, *have, *Suit]
+                chosen: list[Suit] = []
+                for suit in order:
+                    if len(chosen) == count:
+                        break
+                    if suit is not None and (suit not in chosen or len(chosen) >= 4):
+                        chosen.append(suit)
+                slots.extend(Card.of(rank, suit) for suit in sorted(chosen))
+        placed: list[Placed | None] = [None] * len(slots)
+        left = list(naturals)
+        for index, slot in enumerate(slots):  # the natural cards in their places
+            if slot in left:
+                left.remove(slot)
+                placed[index] = Placed(slot, slot, False)
+        if left:
+            raise PaiuteError(f"{format_cards(cards)} do not make {value}")
+        spare = list(wilds)
+        for index, slot in enumerate(slots):  # a wild card where it stands for its own face
+            if placed[index] is None and slot in spare:
+                spare.remove(slot)
+                placed[index] = Placed(slot, slot, True)
+        for index, slot in enumerate(slots):  # the others, in order
+            if placed[index] is None:
+                placed[index] = Placed(spare.pop(0), slot, True)
+        return tuple(item for item in placed if item is not None)
 
     def best_five(self, held: Sequence[Card], forbidden: Card | None = None) -> Call | None:
         """The best five-card call (R6.2) and the card to put down, never ``forbidden`` (R4.3).

@@ -30,9 +30,9 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
-from paiute.cards import Card, Rank, Suit
+from paiute.cards import Card, Rank, Suit, parse_cards
 from paiute.combos import Category, Value
-from paiute.errors import N_, IllegalActionError, Message, PaiuteError
+from paiute.errors import N_, IllegalActionError, Message, PaiuteError, ParseError
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -270,6 +270,7 @@ class Translator:
     def __init__(self, lang: str, catalogue: gettext.NullTranslations) -> None:
         self.lang = lang
         self._catalogue = catalogue
+        self._letters: dict[str, Rank | None] | None = None
 
     def __repr__(self) -> str:
         return f"translator({self.lang!r})"
@@ -330,6 +331,98 @@ class Translator:
             return self.gettext(N_("Jk{number}"), number=int(card) - 51)
         assert card.suit is not None
         return self.rank_symbol(card.rank) + card.suit.symbol
+
+    def _rank_letters(self) -> dict[str, Rank | None]:
+        """The rank letters this language prints that are not the canonical ones (R1.4),
+        upper-cased, each with its rank, or ``None`` where the letter is ambiguous: it is the
+        canonical letter of another rank, or two ranks print it."""
+        if self._letters is not None:
+            return self._letters
+        table: dict[str, Rank | None] = {}
+        for rank in Rank:
+            letter = self.rank_symbol(rank).upper()
+            try:
+                canonical: Rank | None = Rank.parse(letter)
+            except ParseError:
+                canonical = None
+            if canonical is rank:
+                continue  # the canonical letter itself ("A", "10")
+            table[letter] = None if canonical is not None or letter in table else rank
+        self._letters = table
+        return table
+
+    def parse_card(self, text: str) -> Card:
+        """A card as typed by a reader of this language: the canonical text of R1.4, or the
+        rank letter this language prints (Romanian ``R♠`` is the king, ``Rs`` too). A letter that
+        could mean two ranks is refused, quoted, with the way to write each.
+
+        >>> ro = translator("ro")
+        >>> ro.parse_card("R♠"), ro.parse_card("d♥"), ro.parse_card("V♣"), ro.parse_card("Ks")
+        (Card.parse('Ks'), Card.parse('Qh'), Card.parse('Jc'), Card.parse('Ks'))
+        >>> translator("en").parse_card("R♠")
+        Traceback (most recent call last):
+        ...
+        paiute.errors.ParseError: unknown card text 'R♠' (R1.4: rank 2-9, T or 10, J, Q, K, A then suit c d h s or ♣ ♦ ♥ ♠; jokers Jk1, Jk2)
+        """
+        return Card.parse(self._canonical_card_text(text))
+
+    def _canonical_card_text(self, text: str) -> str:
+        word = text.strip()
+        for number in (1, 2):  # a joker as this language prints it
+            if word.lower() == self.gettext(N_("Jk{number}"), number=number).lower():
+                return f"Jk{number}"
+        rank = self._local_rank(word[:-1], text) if len(word) >= 2 else None
+        return text if rank is None else rank.symbol + word[-1]
+
+    def _local_rank(self, letter: str, text: str) -> Rank | None:
+        """The rank of one of this language's own rank letters; ``None`` for any other text."""
+        key = letter.upper()
+        letters = self._rank_letters()
+        if key not in letters:
+            return None
+        rank = letters[key]
+        if rank is None:
+            # Each rank the letter may mean, with another way to write it.
+            ways = [
+                self.gettext(
+                    N_("{letter} for the {rank}"),
+                    letter=_Verbatim(
+                        next((t for t in (other.symbol, self.rank_symbol(other)) if t.upper() != key), key)
+                    ),
+                    rank=self.rank_name(other),
+                )
+                for other in Rank
+                if self.rank_symbol(other).upper() == key or other.symbol == key
+            ]
+            raise ParseError(
+                N_("card text {text!r} is ambiguous in this language: write {ways} (R1.4)"),
+                text=text,
+                ways=_Verbatim(self.gettext(N_(" or ")).join(ways)),
+            )
+        return rank
+
+    def parse_cards(self, text: str, *, plain_jokers: bool = False) -> list[Card]:
+        """Cards separated by spaces or commas, each as :meth:`parse_card` reads it, checked as
+        :func:`paiute.cards.parse_cards` checks them (no card twice; ``plain_jokers``).
+
+        >>> translator("ro").parse_cards("R♠ D♠ V♠ 10♠ A♠")
+        [Card.parse('Ks'), Card.parse('Qs'), Card.parse('Js'), Card.parse('Ts'), Card.parse('As')]
+        """
+        words = text.replace(",", " ").split()
+        canonical = [
+            word if plain_jokers and word.lower() == "jk" else self._canonical_card_text(word)
+            for word in words
+        ]
+        return parse_cards(canonical, plain_jokers=plain_jokers)
+
+    def parse_rank(self, text: str) -> Rank:
+        """A rank as typed by a reader of this language (Romanian ``R`` is the king), as
+        :meth:`parse_card` reads the rank of a card.
+
+        >>> translator("ro").parse_rank("r"), translator("ro").parse_rank("10")
+        (<Rank.KING: 13>, <Rank.TEN: 10>)
+        """
+        return self._local_rank(text.strip(), text) or Rank.parse(text)
 
     def cards(self, cards: Iterable[Card]) -> str:
         """Cards for people, separated by spaces."""

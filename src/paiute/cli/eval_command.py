@@ -71,9 +71,10 @@ def register(commands: Any, tr: Translator | None = None) -> None:
 
 def run(args: argparse.Namespace) -> int:
     tr: Translator = getattr(args, "translator", None) or translator()
-    default = _evaluator_from_options(args.wild, args.jokers, args.opposite_of, args.royal_high)
+    default = _evaluator_from_options(args.wild, args.jokers, args.opposite_of, args.royal_high, tr)
     if args.cards:
-        cards = parse_cards(" ".join(args.cards), plain_jokers=True)
+        # Cards as R1.4 writes them, or with the rank letters the language prints (R♠ in Romanian).
+        cards = tr.parse_cards(" ".join(args.cards), plain_jokers=True)
         _check_cards(cards, default)
         _write(sys.stdout, cards, default, args.json, tr)
         return 0
@@ -90,7 +91,7 @@ def _batch(
         if not text:
             continue
         try:
-            cards, evaluator = _parse_line(text, default)
+            cards, evaluator = _parse_line(text, default, tr)
             _write(out, cards, evaluator, as_json, tr)
         except PaiuteError as error:
             failures += 1
@@ -105,9 +106,9 @@ def _batch(
     return 1 if failures else 0
 
 
-def _parse_line(text: str, default: Evaluator) -> tuple[list[Card], Evaluator]:
+def _parse_line(text: str, default: Evaluator, tr: Translator) -> tuple[list[Card], Evaluator]:
     if not text.startswith("{"):
-        cards = parse_cards(text, plain_jokers=True)
+        cards = tr.parse_cards(text, plain_jokers=True)
         _check_cards(cards, default)
         return cards, default
     try:
@@ -120,7 +121,7 @@ def _parse_line(text: str, default: Evaluator) -> tuple[list[Card], Evaluator]:
     if not isinstance(royal_high, bool):
         raise ParseError(N_("royal_high must be true or false, not {value!r}"), value=royal_high)
     evaluator = _evaluator_from_json(data.get("wild"), royal_high)
-    cards = parse_cards(data["cards"], plain_jokers=True)
+    cards = parse_cards(data["cards"], plain_jokers=True)  # JSON is machine-readable: R1.4 only
     _check_cards(cards, evaluator)
     return cards, evaluator
 
@@ -151,8 +152,15 @@ def _evaluator_from_json(wild: object, royal_high: bool) -> Evaluator:
 
 
 def _evaluator_from_options(
-    rank_text: str | None, jokers: bool, upcard_text: str | None, royal_high: bool
+    rank_text: str | None,
+    jokers: bool,
+    upcard_text: str | None,
+    royal_high: bool,
+    tr: Translator | None = None,
 ) -> Evaluator:
+    # Typed options read the language's rank letters too; JSON lines pass no translator.
+    parse_card = Card.parse if tr is None else tr.parse_card
+    parse_rank = Rank.parse if tr is None else tr.parse_rank
     if jokers:
         if upcard_text is not None:
             raise ParseError(
@@ -160,10 +168,10 @@ def _evaluator_from_options(
             )
         return Evaluator.for_jokers(royal_high=royal_high)
     if upcard_text is not None:
-        upcard = Card.parse(upcard_text)
+        upcard = parse_card(upcard_text)
         if upcard.is_joker:
             raise ParseError(N_("the upcard {text!r} cannot be a joker (R2.8)"), text=upcard_text)
-        if rank_text is not None and Rank.parse(rank_text) != upcard.rank:
+        if rank_text is not None and parse_rank(rank_text) != upcard.rank:
             raise ParseError(
                 N_("--wild {rank} disagrees with the upcard {text!r}: the upcard's rank is wild (R2.6)"),
                 rank=rank_text,
@@ -172,7 +180,7 @@ def _evaluator_from_options(
         wild = RuleSet(wild_colour="opposite").wild_cards(upcard)
         return Evaluator(wild, royal_high=royal_high)
     if rank_text is not None:
-        return Evaluator.for_rank(Rank.parse(rank_text), royal_high=royal_high)
+        return Evaluator.for_rank(parse_rank(rank_text), royal_high=royal_high)
     return Evaluator(royal_high=royal_high)
 
 

@@ -98,7 +98,8 @@ def _print(record: Record, replay: Replay, tr: Translator) -> None:
     )
     print(_(N_("before: balances {balances}, pot {pot}"), balances=record.balances, pot=record.pot))
     for index, report in enumerate(replay.reports):
-        dealer = {"deal": index, "name": names[report.dealer], "seat": report.dealer}
+        # People count deals from 1 (as `paiute play` does); --json keeps the 0-based index.
+        dealer = {"deal": index + 1, "name": names[report.dealer], "seat": report.dealer}
         if not report.finished:
             print(_(N_("deal {deal}: dealer {name} (seat {seat}) in progress"), **dealer))
         elif report.dead:

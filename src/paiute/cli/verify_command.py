@@ -69,8 +69,9 @@ def run(args: argparse.Namespace) -> int:
         print(_(N_("the record has no deals to verify")))
     for index, problems in results:
         deal = record.deals[index]
+        number = index + 1  # people count deals from 1 (as `paiute play` does); --json from 0
         if problems:
-            print(_(N_("deal {deal}: NOT verified"), deal=index))
+            print(_(N_("deal {deal}: NOT verified"), deal=number))
             for problem in problems:
                 # paiute.fairness keeps each problem's template: English in --json, translated here.
                 message_id = getattr(problem, "message_id", problem)
@@ -85,10 +86,10 @@ def run(args: argparse.Namespace) -> int:
                         "deal {deal}: verified (the committed order cut at {cut}, {n} rebuilt stock verified)",
                         "deal {deal}: verified (the committed order cut at {cut}, {n} rebuilt stocks verified)",
                         count,
-                        deal=index,
+                        deal=number,
                         cut=cut,
                     )
                 )
             else:
-                print(_(N_("deal {deal}: verified (the committed order cut at {cut})"), deal=index, cut=cut))
+                print(_(N_("deal {deal}: verified (the committed order cut at {cut})"), deal=number, cut=cut))
     return 0 if ok else 1

@@ -15,7 +15,6 @@ from typing import ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Button
 
 from paiute.actions import CALL_SIX, DRAW_DISCARD, DRAW_STOCK, Action, ActionKind
 from paiute.cards import Card
@@ -26,7 +25,7 @@ from paiute.tui import describe
 from paiute.tui.help import rules_text, tui_keys
 from paiute.tui.hint_view import hint_screen
 from paiute.tui.session import Session
-from paiute.tui.widgets import CardWidget, ChoiceScreen, CoverScreen, TableView, TextScreen
+from paiute.tui.widgets import CardWidget, ChoiceScreen, CoverScreen, MinimumSize, TableView, TextScreen
 
 __all__ = ["PlayApp"]
 
@@ -43,7 +42,7 @@ _BUTTONS = (
 )
 
 
-class PlayApp(App[int]):
+class PlayApp(MinimumSize, App[int]):
     """A match of Paiute at the terminal (see the module documentation)."""
 
     TITLE = "Paiute"
@@ -78,6 +77,12 @@ class PlayApp(App[int]):
         self.busy = False
         self._logged = 0
         self._logged_deal = 0
+        #: The turn (deal, history length) whose default card is chosen: after a draw the
+        #: drawn card, never the card taken from the discard pile (R4.3).
+        self._chosen_for: tuple[int, int] | None = None
+        #: Notes on forbidden calls already told this deal (rule, combination) and the turn
+        #: they were first told: a Paiute after the first turn (R5.7) is told once, not every turn.
+        self._told: dict[tuple[int, str, str], int] = {}
         #: Lines for the terminal after the app has closed (where the match is saved).
         self.farewell: list[str] = []
 
@@ -89,7 +94,12 @@ class PlayApp(App[int]):
 
     def _not_allowed(self, error: IllegalActionError) -> str:
         """A refusal with its rule (R-ID kept), in the screen's language."""
-        return self.tr.gettext(N_("Not allowed: {reason}."), reason=self.tr.explain(error))
+        return self.tr.gettext(N_("Not allowed: {reason}."), reason=describe.explain(error, self.tr))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The seat names as shown (the default "You" in the screen's language)."""
+        return describe.person_names(self.session.names, self.tr)
 
     @property
     def table(self) -> TableView:
@@ -103,6 +113,14 @@ class PlayApp(App[int]):
                 self.finish()
                 return
             self.session.start_deal()
+        self.advance()
+        self.check_size()
+
+    def leave(self) -> None:
+        """``q`` while the terminal is too small: save and close, the summary printed after."""
+        self.finish(quit=True, show=False)
+
+    def size_restored(self) -> None:
         self.advance()
 
     @property
@@ -135,7 +153,7 @@ class PlayApp(App[int]):
         if seat != self.viewer:
             self.viewer = None  # nothing private on screen while it changes hands
             self.refresh_view()
-            self.push_screen(CoverScreen(session.names[seat], self.tr), self._seated(seat))
+            self.push_screen(CoverScreen(self.names[seat], self.tr), self._seated(seat))
             return
         self.refresh_view()
 
@@ -146,7 +164,7 @@ class PlayApp(App[int]):
                 return
             self.viewer = seat
             self.note = ""
-            self.selected = 0
+            self._chosen_for = None
             self.advance()
 
         return seated
@@ -181,16 +199,17 @@ class PlayApp(App[int]):
             index = session.deal_number - 1
             lines += describe.deal_summary(
                 obs,
-                session.names,
+                self.names,
                 session.balances_before(index),
                 result.balances,
                 result.pot,
+                reveal=session.showdown(),
                 pretty=True,
                 tr=tr,
             )
         out = session.out_of_chips()
         if out:
-            who = tr.gettext(N_(", ")).join(session.names[seat] for seat in out)
+            who = tr.gettext(N_(", ")).join(self.names[seat] for seat in out)
             lines += ["", tr.gettext(N_("Match over: {who} out of chips."), who=who)]
             footer = tr.gettext(N_("Enter: the match summary"))
         else:
@@ -207,16 +226,16 @@ class PlayApp(App[int]):
             return
         session.start_deal()
         self.note = ""
-        self.selected = 0
+        self._chosen_for = None
         self.advance()
 
-    def finish(self, *, quit: bool = False) -> None:
-        """Save, show the match summary, then close."""
+    def finish(self, *, quit: bool = False, show: bool = True) -> None:
+        """Save, show the match summary (``show``), then close."""
         session = self.session
         tr = self.tr
         self.workers.cancel_group(self, "bots")
         session.save()
-        names = session.names
+        names = self.names
         start = session.match.initial_balances
         now = session.match.balances
         deals = session.deal_number
@@ -239,7 +258,7 @@ class PlayApp(App[int]):
                     "  {name} {chips} chip ({change})",
                     "  {name} {chips} chips ({change})",
                     now[seat],
-                    name=name.ljust(12),
+                    name=name + " " * max(12 - describe.display_width(name), 0),
                     chips=tr.number(now[seat]).rjust(5),
                     change=describe.signed(now[seat] - start[seat], tr),
                 )
@@ -250,6 +269,9 @@ class PlayApp(App[int]):
             if not session.finished:
                 lines.append(tr.gettext(N_("Continue it with: paiute play --resume")))
         self.farewell = [line for line in lines if line]
+        if not show:
+            self.exit(0)
+            return
         keys = {key: "exit" for key in ("enter", "q", "escape", "space")}
         self.push_screen(
             TextScreen(
@@ -272,7 +294,7 @@ class PlayApp(App[int]):
         if session.deal is None:
             return
         tr = self.tr
-        names = session.names
+        names = self.names
         table = self.table
         obs = session.observation(self.viewer)
         wild = obs.wild_cards
@@ -297,9 +319,17 @@ class PlayApp(App[int]):
         table.set_seats(describe.seat_lines(obs, names, session.match.balances, pretty=True, tr=tr))
         table.set_table(describe.table_lines(obs, names, pretty=True, tr=tr))
         cards = describe.hand_order(obs)
-        self.selected = min(self.selected, max(len(cards) - 1, 0))
         forbidden = {obs.taken_card} if obs.taken_card is not None and obs.is_my_turn else set()
         mine = obs.is_my_turn and obs.phase == "discard"
+        turn = (session.deal_number, len(obs.history))
+        if mine and self._chosen_for != turn:
+            # A new six-card holding (a draw, a resumed game, the hot seat): the drawn card is
+            # chosen, unless it came from the discard pile and may not go back (R4.3).
+            self._chosen_for = turn
+            drawn = describe.drawn_card(obs)
+            allowed = [index for index, card in enumerate(cards) if card not in forbidden]
+            self.selected = cards.index(drawn) if drawn in cards and drawn not in forbidden else allowed[0]
+        self.selected = min(self.selected, max(len(cards) - 1, 0))
         label = (
             ""
             if self.viewer is None
@@ -329,10 +359,14 @@ class PlayApp(App[int]):
                     )
                 else:
                     calls.append(tr.gettext(N_("CALL POSSIBLE (c): {call}"), call=best))
-            calls += [
-                tr.gettext(N_("No call: {note}."), note=note)
-                for note in describe.blocked_calls(obs, session.why, pretty=True, tr=tr)
-            ]
+            for blocked in describe.blocked_calls(obs, session.why, pretty=True, tr=tr):
+                line = tr.gettext(N_("No call: {note}."), note=blocked.text)
+                if blocked.lasts:  # told on the turn it first holds, not on every later one
+                    told = self._told.setdefault((session.deal_number, *blocked.key), turn[1])
+                    if told != turn[1]:
+                        continue
+                if line not in self.note:  # not twice on screen when `c` has just said it
+                    calls.append(line)
         table.set_calls(calls)
         legal = obs.legal_actions if obs.is_my_turn and self.waiting else ()
         table.enable(
@@ -352,7 +386,7 @@ class PlayApp(App[int]):
 
     def _prompt(self, obs: Observation) -> str:
         tr = self.tr
-        names = self.session.names
+        names = self.names
         if obs.phase == "over":
             return tr.gettext(N_("The deal is over."))
         if not obs.is_my_turn:
@@ -383,7 +417,7 @@ class PlayApp(App[int]):
         if self._logged_deal != session.deal_number:
             if self._logged_deal:
                 table.log_lines([""])
-            dealer = session.names[session.observation(None).dealer]
+            dealer = self.names[session.observation(None).dealer]
             table.log_lines(
                 [self.tr.gettext(N_("-- Deal {n}, dealer {dealer} --"), n=session.deal_number, dealer=dealer)]
             )
@@ -392,7 +426,7 @@ class PlayApp(App[int]):
         obs = self._log_view()
         events = obs.history[self._logged :]
         table.log_lines(
-            describe.event_text(event, session.names, obs.wild_cards, pretty=True, tr=self.tr)
+            describe.event_text(event, self.names, obs.wild_cards, pretty=True, tr=self.tr)
             for event in events
         )
         self._logged = len(obs.history)
@@ -424,10 +458,8 @@ class PlayApp(App[int]):
         if error is not None:
             self.say(self._not_allowed(error), warning=True)
             return
-        event = self.session.apply(action)
+        self.session.apply(action)
         self.note = ""
-        if event.action.kind.is_draw and self.viewer is not None:
-            self.selected = len(self.session.observation(self.viewer).hand) - 1
         self.advance()
 
     def action_stock(self) -> None:
@@ -463,7 +495,7 @@ class PlayApp(App[int]):
                     self.tr.gettext(
                         N_("{card} may not be discarded: {reason}."),
                         card=self.tr.card(cards[index]),
-                        reason=self.tr.explain(error),
+                        reason=describe.explain(error, self.tr),
                     ),
                     warning=True,
                 )
@@ -495,11 +527,6 @@ class PlayApp(App[int]):
         else:
             self.choose(message.index)
 
-    async def on_button_pressed(self, event: Button.Pressed) -> None:
-        name = (event.button.id or "").removeprefix("button-")
-        if name:
-            await self.run_action(name)
-
     def action_call(self) -> None:
         hand = self._hand()
         if hand is None or not self._table_up():
@@ -516,7 +543,7 @@ class PlayApp(App[int]):
                 self.say(self._not_allowed(error) if error else tr.gettext(N_("No call now.")), warning=True)
                 return
             notes = describe.blocked_calls(obs, self.session.why, pretty=True, tr=tr)
-            text = " ".join(tr.gettext(N_("No call: {note}."), note=note) for note in notes)
+            text = " ".join(tr.gettext(N_("No call: {note}."), note=note.text) for note in notes)
             self.say(
                 text or tr.gettext(N_("No call: R6.1 your six cards make no winning combination (R5).")),
                 warning=True,
@@ -564,7 +591,7 @@ class PlayApp(App[int]):
         if not self._table_up() or self.session.deal is None:
             return
         obs = self._log_view()
-        names = self.session.names
+        names = self.names
         wild = obs.wild_cards
         tr = self.tr
         lines = [

@@ -15,6 +15,7 @@ canonical text of R1.4 (``Th``) or, with ``pretty``, with suit symbols (``T♥``
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -23,11 +24,35 @@ from paiute.cards import Card
 from paiute.combos import Category, Value
 from paiute.deal import Event
 from paiute.errors import N_, IllegalActionError
-from paiute.evaluator import Evaluator
-from paiute.i18n import Translator, translator
+from paiute.evaluator import Evaluator, Placed, format_arranged
+from paiute.i18n import NP_, Translator, translator
 from paiute.observation import Observation
+from paiute.showdown import Showdown
+
+
+def display_width(text: str) -> int:
+    """The columns ``text`` takes on a terminal, to line up columns of names in any script: a
+    wide character (East Asian Wide, Fullwidth) takes two, a non-spacing mark (Mn, Me) or a
+    format character (Cf) none, anything else one. Unlike ``len()`` (Bengali: more characters
+    than columns) and unlike rich's ``cell_len``, which gives a Bengali spacing vowel sign
+    (Mc, as the া of আপনার) no column where terminals (xterm, tmux, glibc's wcwidth) give it one.
+
+    >>> display_width("You"), display_width("আপনি"), len("আপনি"), display_width("王")
+    (3, 4, 4, 2)
+    >>> display_width("ক্ষ")  # the virama (Mn) takes no column
+    2
+    """
+    width = 0
+    for char in text:
+        if unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
 
 __all__ = [
+    "DEFAULT_NAME",
+    "BlockedCall",
     "CallOption",
     "action_text",
     "blocked_calls",
@@ -35,18 +60,29 @@ __all__ = [
     "card_text",
     "cards_text",
     "chip_changes",
+    "combination_text",
     "deal_summary",
+    "display_width",
     "drawn_card",
     "evaluator",
     "event_text",
+    "explain",
     "hand_order",
     "last_actions",
+    "person_names",
     "prompt",
     "seat_lines",
+    "showdown_lines",
     "signed",
     "table_lines",
     "visible_cards",
 ]
+
+#: The name ``paiute play`` gives a lone person: data in the record, shown translated.
+DEFAULT_NAME = "You"
+# It is the subject of third-person sentences ("You drew from the stock"): a language whose verb
+# agrees with "you" shows a word for "the player" instead (Romanian "Jucătorul a tras").
+_DEFAULT_NAME_SHOWN = ("default player name", NP_("default player name", "You"))
 
 Why = Callable[[Action], IllegalActionError | None]
 
@@ -75,6 +111,55 @@ def cards_text(
     return " ".join(card_text(card, wild, pretty=pretty, tr=tr) for card in cards)
 
 
+def combination_text(placed: Sequence[Placed], *, pretty: bool = False, tr: Translator | None = None) -> str:
+    """Shown cards arranged by :meth:`~paiute.evaluator.Evaluator.arrange`, each wild card with
+    the card it stands for (R3.4): ``4♠ 5♠ 6♠ 7♠ 2♥→8♠``."""
+    tr = _tr(tr)
+    return format_arranged(placed, lambda card: card_text(card, pretty=pretty, tr=tr))
+
+
+def _shown_text(
+    shown: Sequence[Card],
+    value: Value | None,
+    wild: Collection[Card],
+    *,
+    pretty: bool = False,
+    tr: Translator | None = None,
+) -> str:
+    """A call's shown cards in their natural order, wild cards named (R3.4)."""
+    return combination_text(Evaluator(wild).arrange(shown, value), pretty=pretty, tr=tr)
+
+
+def person_names(names: Sequence[str], tr: Translator | None = None) -> tuple[str, ...]:
+    """The seat names as shown: the default name of a lone person (``"You"``, kept in English
+    in the record) in the reader's language."""
+    tr = _tr(tr)
+    shown = tr.pgettext(*_DEFAULT_NAME_SHOWN)
+    return tuple(shown if name == DEFAULT_NAME else name for name in names)
+
+
+# Engine refusals that name the acting seat by number, told to the person at the screen (who is
+# always that seat) in the second person instead: "you must draw", not "seat 0 must draw".
+_TO_YOU = {
+    N_("seat {seat} must draw before calling"): N_("you must draw before calling"),
+    N_("seat {seat} must draw before discarding"): N_("you must draw before discarding"),
+    N_("seat {seat} has drawn this turn: discard or call"): N_("you have drawn this turn: discard or call"),
+    N_("seat {seat} does not hold {card}"): N_("you do not hold {card}"),
+    N_("seat {seat} does not hold {card} to put down"): N_("you do not hold {card} to put down"),
+}
+
+
+def explain(error: IllegalActionError, tr: Translator | None = None) -> str:
+    """A refusal of the person's own action, with its rule, in the reader's language; the
+    acting seat is "you" (the person at the screen), never "seat 0"."""
+    tr = _tr(tr)
+    variant = _TO_YOU.get(error.message_id)
+    if variant is not None:
+        params = {name: value for name, value in error.params.items() if name != "seat"}
+        error = IllegalActionError(error.rule, variant, error.action, **params)
+    return tr.explain(error)
+
+
 def evaluator(obs: Observation) -> Evaluator:
     """The evaluator for the deal's wild cards (R3) and ``royal_high`` (R5.8)."""
     return Evaluator(obs.wild_cards, royal_high=obs.rules.royal_high)
@@ -96,11 +181,42 @@ def _sort_key(card: Card) -> tuple[int, int]:
 
 
 def hand_order(obs: Observation) -> list[Card]:
-    """The seat's cards as shown, numbered from 1: by rank, the card just drawn last."""
-    drawn = drawn_card(obs)
-    cards = sorted((card for card in obs.hand if card != drawn), key=_sort_key)
-    if drawn is not None and drawn in obs.hand:
-        cards.append(drawn)
+    """The seat's cards as shown, numbered from 1. The hand never re-sorts under the player:
+    the cards dealt are shown by rank, and each card drawn since comes after those held (the
+    card just drawn last), each keeping its place while it is held. The order follows from the
+    seat's own history alone, so it is the same after ``--resume``.
+
+    >>> from paiute import Deal, RuleSet, SeededChance
+    >>> from paiute.actions import DRAW_STOCK, Action
+    >>> deal = Deal.new(RuleSet(), players=2, dealer=0, chance=SeededChance(1))
+    >>> [str(card) for card in hand_order(deal.observation(1))]
+    ['5s', '7d', 'Js', 'Kh', 'As']
+    >>> drawn = deal.apply(DRAW_STOCK).card
+    >>> [str(card) for card in hand_order(deal.observation(1))]
+    ['5s', '7d', 'Js', 'Kh', 'As', 'Tc']
+    >>> _ = deal.apply(Action.discard(Card.parse("Js")))
+    >>> [str(card) for card in hand_order(deal.observation(1))]
+    ['5s', '7d', 'Kh', 'As', 'Tc']
+    """
+    if obs.seat is None or not obs.hand:  # a spectator, or a caller (R6.5)
+        return []
+    mine = [
+        (event.action.kind.is_draw, event.card)
+        for event in obs.history
+        if event.seat == obs.seat and event.card is not None
+    ]
+    dealt = list(obs.hand)
+    for is_draw, card in reversed(mine):  # back to the five cards dealt (R2.5)
+        if is_draw:
+            dealt.remove(card)
+        elif card not in dealt:
+            dealt.append(card)
+    cards = sorted(dealt, key=_sort_key)
+    for is_draw, card in mine:
+        if is_draw:
+            cards.append(card)
+        elif card in cards:
+            cards.remove(card)
     return cards
 
 
@@ -112,10 +228,13 @@ class CallOption:
     value: Value
     shown: tuple[Card, ...]
     discard: Card | None
+    #: The shown cards in natural order, each wild card with the card it stands for (R3.4).
+    arranged: tuple[Placed, ...] = ()
 
     def text(self, wild: Collection[Card] = (), *, pretty: bool = False, tr: Translator | None = None) -> str:
         tr = _tr(tr)
-        shown = cards_text(self.shown, wild, pretty=pretty, tr=tr)
+        shown = combination_text(self.arranged, pretty=pretty, tr=tr) if self.arranged else ""
+        shown = shown or cards_text(self.shown, wild, pretty=pretty, tr=tr)
         if self.discard is None:
             return tr.gettext(N_("{value}: show {shown} (all six cards)"), value=self.value, shown=shown)
         return tr.gettext(
@@ -136,14 +255,37 @@ def call_options(obs: Observation) -> list[CallOption]:
         shown = tuple(card for card in obs.hand if card != action.card)
         value = ev.value(shown)
         if value is not None:
-            options.append(CallOption(action, value, shown, action.card))
+            options.append(CallOption(action, value, shown, action.card, ev.arrange(shown, value)))
     options.sort(key=lambda option: option.value, reverse=True)
     return options
 
 
+@dataclass(frozen=True, slots=True)
+class BlockedCall:
+    """A call the cards make but a rule forbids now: the action, its value, the refusal (with
+    its rule) and the note that says so."""
+
+    action: Action
+    value: Value
+    error: IllegalActionError
+    text: str
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """What the note is about: its rule and combination."""
+        return (self.error.rule, self.value.category.value)
+
+    @property
+    def lasts(self) -> bool:
+        """The refusal holds for the rest of the deal, whatever the player does: a Paiute after
+        the first turn (R5.7). A UI tells it on the turn it first holds, not on every later one
+        (the others, R4.3 and R6.4, depend on the turn)."""
+        return self.error.rule == "R5.7"
+
+
 def blocked_calls(
     obs: Observation, why: Why, *, pretty: bool = False, tr: Translator | None = None
-) -> list[str]:
+) -> list[BlockedCall]:
     """Calls the cards make but a rule forbids now (R4.3, R5.7, R6.4), better than any legal
     call, each with the rule and the reason (from :meth:`~paiute.deal.Deal.why_illegal`)."""
     if obs.phase != "discard" or not obs.is_my_turn:
@@ -153,7 +295,7 @@ def blocked_calls(
     ev = evaluator(obs)
     legal = set(obs.legal_actions)
     best = max((option.value for option in call_options(obs)), default=None)
-    notes: list[str] = []
+    notes: list[BlockedCall] = []
     for action in [CALL_SIX, *(Action.call(card) for card in hand_order(obs))]:
         if action in legal:
             continue
@@ -173,8 +315,8 @@ def blocked_calls(
                 card=card_text(action.card, wild, pretty=pretty, tr=tr),
                 reason=tr.explain(error),
             )
-        if note not in notes:
-            notes.append(note)
+        if all(note != other.text for other in notes):
+            notes.append(BlockedCall(action, value, error, note))
     return notes
 
 
@@ -249,7 +391,7 @@ def event_text(
         return tr.gettext(N_("{who} discarded {card}"), who=who, card=show(event.card))
     call = event.call
     assert call is not None
-    shown = cards_text(call.shown, wild, pretty=pretty, tr=tr)
+    shown = _shown_text(call.shown, call.value, wild, pretty=pretty, tr=tr)
     if call.discard is not None:
         return tr.gettext(
             N_("{who} called {value}: {shown}, put down {card}"),
@@ -306,7 +448,7 @@ def seat_lines(
     the cards everyone has seen it take (R4.5) and its call (R6.5)."""
     tr = _tr(tr)
     wild = obs.wild_cards
-    width = max(len(name) for name in names)
+    width = max(display_width(name) for name in names)
     last = last_actions(obs, pretty=pretty, tr=tr)
     calls = {call.seat: call for call in obs.calls}
     dealer_mark = tr.pgettext("dealer mark", "D")
@@ -323,7 +465,7 @@ def seat_lines(
                 "{name} {chips} chips {held} card {dealer}",
                 "{name} {chips} chips {held} cards {dealer}",
                 held,
-                name=name.ljust(width),
+                name=name + " " * (width - display_width(name)),
                 chips=tr.number(balances[seat]).rjust(4),
                 held=held,
                 dealer=dealer,
@@ -336,7 +478,7 @@ def seat_lines(
                 tr.gettext(
                     N_("CALLED {value}: {shown}"),
                     value=call.value,
-                    shown=cards_text(call.shown, wild, pretty=pretty, tr=tr),
+                    shown=_shown_text(call.shown, call.value, wild, pretty=pretty, tr=tr),
                 )
             )
         elif seat in last:
@@ -452,11 +594,14 @@ def deal_summary(
     after: Sequence[int],
     pot_after: int,
     *,
+    reveal: Showdown | None = None,
     pretty: bool = False,
     tr: Translator | None = None,
 ) -> list[str]:
-    """The end of a deal: every call with its value, the winners, chips won and paid,
-    balances and pot (R8). ``before`` is every balance before the stakes were paid."""
+    """The end of a deal: every call with its value and what its wild cards stood for (R3.4),
+    the winners, chips won and paid, balances and pot (R8). ``before`` is every balance before
+    the stakes were paid. With ``reveal`` (R9.3: only once the deal is over) also every hand
+    and the last round turn by turn (:func:`showdown_lines`)."""
     tr = _tr(tr)
     wild = obs.wild_cards
     outcome = obs.outcome
@@ -475,7 +620,7 @@ def deal_summary(
         params: dict[str, object] = {
             "who": names[call.seat],
             "value": call.value,
-            "shown": cards_text(call.shown, wild, pretty=pretty, tr=tr),
+            "shown": _shown_text(call.shown, call.value, wild, pretty=pretty, tr=tr),
         }
         if call.discard is not None:
             params["card"] = card_text(call.discard, wild, pretty=pretty, tr=tr)
@@ -510,6 +655,86 @@ def deal_summary(
             N_("Chips: {changes}; pot {pot}."), changes=chip_changes(names, before, after, tr), pot=pot_after
         )
     )
+    if reveal is not None:
+        lines += ["", *showdown_lines(reveal, names, wild, pretty=pretty, tr=tr)]
+    return lines
+
+
+def _move_text(event: Event, wild: Collection[Card], *, pretty: bool, tr: Translator) -> str:
+    """One move of a finished deal, every card shown (R9.3): ``drew K♥``, ``discarded 2♠``."""
+    kind = event.action.kind
+
+    def show(card: Card) -> str:
+        return card_text(card, wild, pretty=pretty, tr=tr)
+
+    if kind is ActionKind.DRAW_STOCK:
+        if event.card is None:
+            return tr.gettext(N_("dead deal (R4.7)"))
+        if event.rebuilt:
+            return tr.gettext(N_("drew {card} from a rebuilt stock (R4.6)"), card=show(event.card))
+        return tr.gettext(N_("drew {card}"), card=show(event.card))
+    if kind is ActionKind.DRAW_DISCARD:
+        assert event.card is not None
+        return tr.gettext(N_("took {card}"), card=show(event.card))
+    if kind is ActionKind.DISCARD:
+        assert event.card is not None
+        return tr.gettext(N_("discarded {card}"), card=show(event.card))
+    call = event.call
+    assert call is not None
+    shown = _shown_text(call.shown, call.value, wild, pretty=pretty, tr=tr)
+    if call.discard is None:
+        return tr.gettext(N_("called {value}: {shown}"), value=call.value, shown=shown)
+    return tr.gettext(
+        N_("called {value}: {shown}, put down {card}"), value=call.value, shown=shown, card=show(call.discard)
+    )
+
+
+def showdown_lines(
+    reveal: Showdown,
+    names: Sequence[str],
+    wild: Collection[Card],
+    *,
+    pretty: bool = False,
+    tr: Translator | None = None,
+) -> list[str]:
+    """What the finished deal reveals (R9.3), in words: every hand with the best combination of
+    its last six-card holding and whether it could have been called (R4.3, R5.7, R6.4), then
+    the last round (R7.2) turn by turn."""
+    tr = _tr(tr)
+    width = max(display_width(name) for name in names)
+    lines = [tr.gettext(N_("Every hand (R9.3: nothing is hidden once the deal is over):"))]
+    for seat in reveal.seats:
+        name = names[seat.seat] + " " * (width - display_width(names[seat.seat]))
+        if seat.call is not None:
+            lines.append("  " + tr.gettext(N_("{name}  called {value}"), name=name, value=seat.call.value))
+            continue
+        hand = cards_text(sorted(seat.hand, key=_sort_key), wild, pretty=pretty, tr=tr)
+        lines.append("  " + tr.gettext(N_("{name}  {hand}"), name=name, hand=hand))
+        if not seat.holding:
+            note = tr.gettext(N_("never held six cards"))
+        elif seat.legal is not None:
+            note = tr.gettext(
+                N_("last turn: could have called {value}: {shown}"),
+                value=seat.legal.value,
+                shown=_shown_text(seat.legal.shown, seat.legal.value, wild, pretty=pretty, tr=tr),
+            )
+        elif seat.best is not None and seat.refusal is not None:
+            note = tr.gettext(
+                N_("last turn: {value} ({shown}), not allowed: {reason}"),
+                value=seat.best.value,
+                shown=_shown_text(seat.best.shown, seat.best.value, wild, pretty=pretty, tr=tr),
+                reason=tr.explain(seat.refusal),
+            )
+        else:
+            note = tr.gettext(N_("last turn: no combination"))
+        # The note under the hand, indented past the names: short lines that wrap less.
+        lines.append(" " * (width + 4) + note)
+    if reveal.last_round:
+        lines.append(tr.gettext(N_("The last round, turn by turn (R7.2):")))
+        separator = tr.gettext(N_(", "))
+        for turn in reveal.last_round:
+            moves = separator.join(_move_text(event, wild, pretty=pretty, tr=tr) for event in turn)
+            lines.append("  " + tr.gettext(N_("{who}: {moves}"), who=names[turn[0].seat], moves=moves))
     return lines
 
 

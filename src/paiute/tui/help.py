@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import textwrap
 
-from paiute.cards import format_cards, parse_cards
+from paiute.cards import parse_cards
 from paiute.combos import Category
 from paiute.errors import N_
-from paiute.evaluator import Call, Evaluator
+from paiute.evaluator import Call, Evaluator, format_arranged
 from paiute.i18n import Translator, translator
 from paiute.rules import RuleSet
 
@@ -43,7 +43,8 @@ KEYS
   l          the next language: English, Română, Soomaali, বাংলা
   A click chooses a card; a click on the chosen card discards it. Cards
   marked * are wild; a card you may not discard now is dimmed ("no"), and
-  choosing it says which rule forbids it.
+  choosing it says which rule forbids it. In a call, 2♥→8♠ is a wild card
+  and the card it stands for (R3.4).
 """)
 
 PLAIN_COMMANDS = N_("""\
@@ -184,7 +185,8 @@ def examples_text(tr: Translator | None = None) -> str:
     for wild, cards, note in _EXAMPLES:
         held = parse_cards(cards)
         forbidden = held[0] if "taken" in note else None
-        best = Evaluator.for_rank(wild).best(held, forbidden)
+        evaluator = Evaluator.for_rank(wild)
+        best = evaluator.best(held, forbidden)
         lines.append(
             tr.gettext(
                 N_("  wild rank {rank}: {cards}  ({note})"), rank=wild, cards=cards, note=tr.gettext(note)
@@ -193,14 +195,14 @@ def examples_text(tr: Translator | None = None) -> str:
         if best is None:
             lines.append(tr.gettext(N_("    -> no call")))
         else:
-            lines.append(tr.gettext(N_("    -> {call}"), call=_call_text(best, tr)))
+            lines.append(tr.gettext(N_("    -> {call}"), call=_call_text(best, evaluator, tr)))
     return "\n".join(lines)
 
 
-def _call_text(call: Call, tr: Translator) -> str:
-    """A best call as ``str(call)`` shows it (English: exactly that), its value in words of the
-    reader's language and its cards in the canonical text."""
-    shown = format_cards(call.shown)
+def _call_text(call: Call, evaluator: Evaluator, tr: Translator) -> str:
+    """A best call with its value in words of the reader's language and its cards in the
+    canonical text, in the combination's order, each wild card with the card it stands for."""
+    shown = format_arranged(evaluator.arrange(call.shown, call.value))
     if call.discard is None:
         return tr.gettext(N_("{value} (show {shown})"), value=call.value, shown=shown)
     return tr.gettext(

@@ -69,6 +69,7 @@ def parse_command(text: str, obs: Observation, tr: Translator | None = None) -> 
     """Read one line of input; card numbers count the hand as :func:`describe.hand_order` shows it.
 
     The command words stay the same in every language (they are the keys of the full screen);
+    cards are read as R1.4 writes them or with the language's rank letters (Romanian ``x R♥``);
     an error is in ``tr``'s language."""
     tr = tr or translator()
     line = " ".join(text.strip().split())
@@ -87,11 +88,11 @@ def parse_command(text: str, obs: Observation, tr: Translator | None = None) -> 
             return Command(Action.discard(_numbered(int(words[0]), obs)))
         if len(words) == 2 and words[0].lower() in ("x", "discard"):
             word = words[1]
-            card = _numbered(int(word), obs) if word.isdigit() else Card.parse(word)
+            card = _numbered(int(word), obs) if word.isdigit() else tr.parse_card(word)
             return Command(Action.discard(card))
         if len(words) == 2 and words[0].lower() in ("c", "call"):
             word = words[1]
-            card = _numbered(int(word), obs) if word.isdigit() and word != "10" else Card.parse(word)
+            card = _numbered(int(word), obs) if word.isdigit() and word != "10" else tr.parse_card(word)
             return Command(Action.call(card))
     except ParseError as error:
         return Command(error=tr.explain(error))
@@ -135,6 +136,10 @@ class PlainUI:
         self.viewer: int | None = None if self.hotseat else session.humans[0]
         self._narrated = 0
         self._at_screen: int | None = None
+        #: Lasting notes on forbidden calls (R5.7) already told this deal: told once.
+        self._told: set[tuple[int, str, str]] = set()
+        #: The seat names as shown (the default "You" in the reader's language).
+        self.names = describe.person_names(session.names, self.tr)
 
     # -- output and input -----------------------------------------------------------------
 
@@ -159,12 +164,12 @@ class PlainUI:
 
     def not_allowed(self, error: IllegalActionError) -> str:
         """A refusal with its rule (the R-ID is kept in every language)."""
-        return self.tr.gettext(N_("Not allowed: {reason}."), reason=self.tr.explain(error))
+        return self.tr.gettext(N_("Not allowed: {reason}."), reason=describe.explain(error, self.tr))
 
     def run(self) -> int:
         session = self.session
         tr = self.tr
-        names = session.names
+        names = self.names
         comma = tr.gettext(N_(", "))
         bots = [
             tr.gettext(N_("{name} ({bot})"), name=names[seat], bot=spec.bot)
@@ -219,14 +224,14 @@ class PlainUI:
 
     def _narrate(self) -> None:
         obs = self.session.observation(self.viewer)
-        names = self.session.names
+        names = self.names
         for event in obs.history[self._narrated :]:
             self.say("  " + describe.event_text(event, names, obs.wild_cards, tr=self.tr))
         self._narrated = len(obs.history)
 
     def _human_turn(self, seat: int) -> bool:
         session = self.session
-        names = session.names
+        names = self.names
         self._narrate()
         if self.hotseat and self._at_screen != seat:
             self.say()
@@ -281,7 +286,7 @@ class PlainUI:
         notes = describe.blocked_calls(obs, self.session.why, tr=tr)
         if notes:
             for note in notes:
-                self.say(tr.gettext(N_("No call: {note}."), note=note))
+                self.say(tr.gettext(N_("No call: {note}."), note=note.text))
         else:
             self.say(tr.gettext(N_("No call: R6.1 your six cards make no winning combination (R5).")))
         return None
@@ -289,7 +294,7 @@ class PlainUI:
     def _meta(self, meta: str, obs: Observation) -> None:
         session = self.session
         tr = self.tr
-        names = session.names
+        names = self.names
         wild = obs.wild_cards
         if meta == "state":
             self._show(obs)
@@ -311,7 +316,7 @@ class PlainUI:
     def _show(self, obs: Observation, *, brief: bool = False) -> None:
         session = self.session
         tr = self.tr
-        names = session.names
+        names = self.names
         wild = obs.wild_cards
         if not brief:
             self.say()
@@ -337,7 +342,12 @@ class PlainUI:
                 how = "c6" if option.discard is None else f"c {option.discard}"
                 self.say(tr.gettext(N_("  or {call}  [{how}]"), call=option.text(wild, tr=tr), how=how))
         for note in describe.blocked_calls(obs, session.why, tr=tr):
-            self.say(tr.gettext(N_("No call: {note}."), note=note))
+            if note.lasts:  # told once a deal (R5.7 holds on every later turn)
+                key = (session.deal_number, *note.key)
+                if key in self._told:
+                    continue
+                self._told.add(key)
+            self.say(tr.gettext(N_("No call: {note}."), note=note.text))
         if obs.phase == "draw" and DRAW_DISCARD not in obs.legal_actions:
             error = session.why(DRAW_DISCARD)
             if error is not None and obs.discard_pile:
@@ -356,14 +366,20 @@ class PlainUI:
         index = session.deal_number - 1
         self.say(self.tr.gettext(N_("--- Deal {n} is over ---"), n=session.deal_number))
         for line in describe.deal_summary(
-            obs, session.names, session.balances_before(index), result.balances, result.pot, tr=self.tr
+            obs,
+            self.names,
+            session.balances_before(index),
+            result.balances,
+            result.pot,
+            reveal=session.showdown(),
+            tr=self.tr,
         ):
             self.say(line)
 
     def _summary(self, *, quit: bool = False) -> None:
         session = self.session
         tr = self.tr
-        names = session.names
+        names = self.names
         out = session.out_of_chips()
         self.say()
         if quit:

@@ -38,6 +38,7 @@ from paiute.observation import Observation
 from paiute.players import Player, make_player
 from paiute.record import Record, load, save
 from paiute.rules import RuleSet
+from paiute.showdown import Showdown, showdown
 
 __all__ = [
     "DEFAULT_CHIPS",
@@ -364,6 +365,11 @@ class Session:
     @property
     def last_result(self) -> DealResult | None:
         return self.match.results[-1] if self.match.results else None
+
+    def showdown(self) -> Showdown | None:
+        """What the last deal reveals once it is over (R9.3: every hand); ``None`` while it lasts."""
+        deal = self.match.deal
+        return None if deal is None or not deal.is_over else showdown(deal)
 
     def balances_before(self, deal_index: int) -> tuple[int, ...]:
         """Every balance before deal ``deal_index`` (0-based) collected its stakes."""

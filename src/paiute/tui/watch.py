@@ -10,15 +10,15 @@ from typing import ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Button
 
 from paiute.chance import RecordedChance
 from paiute.errors import N_, RecordError
 from paiute.i18n import Translator, translator
 from paiute.match import Match
 from paiute.record import Record
+from paiute.showdown import showdown
 from paiute.tui import describe
-from paiute.tui.widgets import TableView, TextScreen
+from paiute.tui.widgets import MinimumSize, TableView, TextScreen
 
 __all__ = ["WatchApp"]
 
@@ -41,7 +41,7 @@ _BUTTONS = (
 )
 
 
-class WatchApp(App[int]):
+class WatchApp(MinimumSize, App[int]):
     """Steps through ``record``; every state is rebuilt by replaying it (see the module)."""
 
     TITLE = "Paiute replay"
@@ -84,6 +84,7 @@ class WatchApp(App[int]):
 
     def on_mount(self) -> None:
         self.show()
+        self.check_size()
 
     # -- the state at a position ----------------------------------------------------------
 
@@ -126,7 +127,7 @@ class WatchApp(App[int]):
         deal = match.deal
         assert deal is not None
         obs = deal.observation(self.seat)
-        names = match.players
+        names = describe.person_names(match.players, self.tr)
         tr = self.tr
         table = self.query_one(TableView)
         total = len(self.record.deals[deal_index].actions)
@@ -172,6 +173,10 @@ class WatchApp(App[int]):
         table.log_lines(
             describe.event_text(event, names, obs.wild_cards, pretty=True, tr=tr) for event in obs.history
         )
+        if deal.is_over:  # R9.3: every hand, at the end of the log (it scrolls)
+            table.log_lines(
+                ["", *describe.showdown_lines(showdown(deal), names, obs.wild_cards, pretty=True, tr=tr)]
+            )
 
     # -- keys -----------------------------------------------------------------------------
 
@@ -228,8 +233,3 @@ class WatchApp(App[int]):
         self.push_screen(
             TextScreen(tr.gettext(N_("Replay keys")), tr.gettext(_KEYS), keys, tr.gettext(N_("Esc: back")))
         )
-
-    async def on_button_pressed(self, event: Button.Pressed) -> None:
-        name = (event.button.id or "").removeprefix("button-")
-        if name:
-            await self.run_action(name)

@@ -14,30 +14,39 @@ from typing import ClassVar
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, OptionList, RichLog, Static
+from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from paiute.cards import Card
 from paiute.errors import N_
 from paiute.i18n import Translator, translator
+from paiute.tui.describe import display_width
 
 __all__ = [
+    "MIN_SIZE",
     "CardWidget",
     "ChoiceScreen",
     "CoverScreen",
+    "KeyBar",
+    "MinimumSize",
     "TableView",
     "TextScreen",
+    "TooSmallScreen",
     "styled",
 ]
 
+#: The smallest terminal the table is drawn in (columns, rows); below it a notice says so.
+MIN_SIZE = (80, 24)
+
 # Card faces of every language (English T J Q K A; Romanian 10 V D R A), then a suit symbol.
 _FACE = r"(?:10|[2-9TJQKAVDR])"
-_WILD = re.compile(rf"(?:{_FACE}[♣♦♥♠]|Jk[12])\*")
+_WILD = re.compile(rf"(?:{_FACE}[♣♦♥♠]|Jk[12])(?:\*|→{_FACE}[♣♦♥♠])")
 _RED = re.compile(rf"{_FACE}[♦♥](?!\*)")
 _BLACK = re.compile(rf"{_FACE}[♣♠](?!\*)")
 
@@ -100,10 +109,79 @@ class CardWidget(Static):
         self.post_message(self.Chosen(self.index))
 
 
-class ActionButton(Button):
-    """A one-line button that never takes the focus (the keys stay with the table)."""
+class EventLog(RichLog):
+    """The log, following its newest line: when the table above it grows (a call preview, a
+    two-line message) and the log shrinks, the newest line stays in view at once, unless the
+    reader has scrolled back to older lines."""
 
-    can_focus = False
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._was_at_end = True
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self._was_at_end = new >= self.max_scroll_y
+
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        if self.auto_scroll and self._was_at_end:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+
+class KeyBar(Static):
+    """The keys as one line of labels (``s Stock  d Pile ...``); a click on a label runs its
+    action, and a key the rules do not allow now is dimmed. One widget, drawn left to right: a
+    label in any script (a Bengali vowel sign takes a column on a terminal but none in Textual's
+    count) shifts only what follows it on its own line, and never overlaps another widget. At
+    80 columns the whole bar fits, "q Quit" included, in every language."""
+
+    def __init__(self, keys: Sequence[tuple[str, str]] = ()) -> None:
+        super().__init__("", id="keys", markup=False)
+        self._keys = list(keys)
+        self._enabled: dict[str, bool] = {}
+
+    def set_keys(self, keys: Sequence[tuple[str, str]]) -> None:
+        self._keys = list(keys)
+        self._draw()
+
+    def enable(self, enabled: dict[str, bool]) -> None:
+        self._enabled.update(enabled)
+        self._draw()
+
+    def _gap(self) -> int:
+        """Two columns between the labels where the whole bar fits so, else one."""
+        labels = sum(display_width(label) for label, _name in self._keys)
+        return 2 if labels + 2 * len(self._keys) <= self.size.width else 1
+
+    def spans(self) -> list[tuple[int, int, str]]:
+        """Each label's first and last column and action: in the columns a terminal draws
+        them in (and reports clicks in), so that a click finds its label in any script."""
+        spans = []
+        x = 0
+        for label, name in self._keys:
+            width = display_width(label)
+            spans.append((x, x + width - 1, name))
+            x += width + self._gap()
+        return spans
+
+    def _draw(self) -> None:
+        text = Text()
+        gap = " " * self._gap()
+        for index, (label, name) in enumerate(self._keys):
+            if index:
+                text.append(gap)
+            text.append(label, style="bold" if self._enabled.get(name, True) else "dim")
+        self.update(text)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self._draw()
+
+    async def on_click(self, event: events.Click) -> None:
+        event.stop()
+        for first, last, name in self.spans():
+            if first <= event.x <= last and self._enabled.get(name, True):
+                await self.app.run_action(name)
+                return
 
 
 class TableView(Vertical):
@@ -115,15 +193,14 @@ class TableView(Vertical):
     TableView #seats { height: auto; padding: 0 1; }
     TableView #table { height: auto; padding: 0 1; color: $text-muted; }
     TableView #hand-row { height: 3; padding: 0 1; }
-    TableView #hand-label { width: 11; height: 3; content-align: left middle; }
+    TableView #hand-label { width: 1fr; height: 3; padding: 0 1; content-align: left middle; }
     TableView .card { width: 9; height: 3; border: round $foreground 40%; content-align: center middle; }
     TableView .card.wild { border: round yellow; }
     TableView .card.selected { border: heavy $accent; background: $boost; }
     TableView .card.forbidden { color: $text-disabled; }
     TableView #calls { height: auto; padding: 0 1; color: $success; }
     TableView #message { height: auto; padding: 0 1; }
-    TableView #buttons { height: 1; padding: 0 1; }
-    TableView ActionButton { height: 1; min-width: 5; border: none; padding: 0 1; margin: 0; }
+    TableView #keys { height: 1; padding: 0 1; }
     TableView #log { height: 1fr; min-height: 3; border-top: solid $panel; padding: 0 1; }
     """
 
@@ -138,15 +215,15 @@ class TableView(Vertical):
         yield Static("", id="seats", markup=False)
         yield Static("", id="table", markup=False)
         with Horizontal(id="hand-row"):
-            yield Static("", id="hand-label", markup=False)
+            # The cards first, the label after them: a label in any script (Bengali vowel
+            # signs take a column on a terminal but none in Textual's count) moves no card.
             for index in range(6):
                 yield CardWidget(index)
+            yield Static("", id="hand-label", markup=False)
         yield Static("", id="calls", markup=False)
         yield Static("", id="message", markup=False)
-        with Horizontal(id="buttons"):
-            for label, name in self._buttons:
-                yield ActionButton(label, id=f"button-{name}", compact=True)
-        log = RichLog(id="log", markup=False, wrap=True, auto_scroll=True)
+        yield KeyBar(self._buttons)
+        log = EventLog(id="log", markup=False, wrap=True, auto_scroll=True)
         log.can_focus = False  # the keys belong to the table; the log scrolls with the mouse
         yield log
 
@@ -193,27 +270,22 @@ class TableView(Vertical):
         widget.styles.color = "orange" if warning else None
 
     def enable(self, buttons: dict[str, bool]) -> None:
-        """Enable the named buttons that are true, disable the others named: an action the
-        rules do not allow now is not offered."""
-        for name, enabled in buttons.items():
-            for button in self.query(f"#button-{name}").results(ActionButton):
-                button.disabled = not enabled
+        """Enable the named keys that are true, dim the others named: an action the rules do
+        not allow now is not offered."""
+        self.query_one(KeyBar).enable(buttons)
 
     def relabel(self, labels: dict[str, str]) -> None:
-        """New labels for the named buttons (another language)."""
-        for name, label in labels.items():
-            for button in self.query(f"#button-{name}").results(ActionButton):
-                button.label = label
-                button.refresh(layout=True)  # another width for the new words
-        self.query_one("#buttons").refresh(layout=True)
+        """New labels for the named keys (another language)."""
+        self._buttons = [(labels.get(name, label), name) for label, name in self._buttons]
+        self.query_one(KeyBar).set_keys(self._buttons)
 
     def log_lines(self, lines: Iterable[str]) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", EventLog)
         for line in lines:
             log.write(styled(line))
 
     def clear_log(self) -> None:
-        self.query_one("#log", RichLog).clear()
+        self.query_one("#log", EventLog).clear()
 
 
 class TextScreen(ModalScreen[str]):
@@ -287,6 +359,80 @@ class CoverScreen(Screen[str]):
 
     def action_quit_match(self) -> None:
         self.dismiss("quit")
+
+
+class TooSmallScreen(Screen[str]):
+    """Covers everything while the terminal is smaller than :data:`MIN_SIZE`: cards are never
+    cut off without a word. ``q`` leaves (the match is saved)."""
+
+    DEFAULT_CSS = """
+    TooSmallScreen { align: center middle; }
+    TooSmallScreen #small { width: 100%; height: auto; text-align: center; color: $warning; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "leave", "Quit")]
+
+    def __init__(self, size: Size, tr: Translator | None = None) -> None:
+        super().__init__()
+        self._tr = tr or translator()
+        self._size = size
+
+    def _text(self) -> str:
+        return self._tr.gettext(
+            N_(
+                "Terminal too small ({width}x{height}; need 80x24).\nEnlarge the window, or press q to save and quit."
+            ),
+            width=self._size.width,
+            height=self._size.height,
+        )
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._text(), id="small", markup=False)
+
+    def resized(self, size: Size) -> None:
+        self._size = size
+        self.query_one("#small", Static).update(self._text())
+
+    def action_leave(self) -> None:
+        self.dismiss("quit")
+
+
+class MinimumSize:
+    """For an :class:`~textual.app.App`: the :class:`TooSmallScreen` while the terminal is
+    below :data:`MIN_SIZE`, taken away (and :meth:`size_restored` called) once it is not."""
+
+    tr: Translator
+
+    def check_size(self) -> None:
+        app = self
+        assert isinstance(app, App)
+        size = app.size
+        small = size.width < MIN_SIZE[0] or size.height < MIN_SIZE[1]
+        top = app.screen
+        if small and isinstance(top, TooSmallScreen):
+            top.resized(size)
+        elif small:
+            app.push_screen(TooSmallScreen(size, self.tr), self._left_small)
+        elif isinstance(top, TooSmallScreen):
+            top.dismiss("restored")
+
+    def _left_small(self, result: str | None) -> None:
+        if result == "quit":
+            self.leave()
+        else:
+            self.size_restored()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        assert isinstance(self, App)
+        self.call_after_refresh(self.check_size)
+
+    def leave(self) -> None:
+        """``q`` on the notice: end (an app saves what it must first)."""
+        assert isinstance(self, App)
+        self.exit(0)
+
+    def size_restored(self) -> None:
+        """The terminal is large enough again."""
 
 
 class ChoiceScreen(ModalScreen[int | None]):
