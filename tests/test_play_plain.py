@@ -77,6 +77,8 @@ def test_plain_end_to_end_subprocess_transcript(tmp_path: Path) -> None:
             "--plain",
             "--seed",
             "1",
+            "--players",
+            "2",
             "--bots",
             "random",
             "--hint",
@@ -114,7 +116,20 @@ def test_plain_end_to_end_subprocess_transcript(tmp_path: Path) -> None:
     assert len(seen) < 52  # some cards stayed hidden: the check is not vacuous
     # The same seed deals the same first deck (R10.1: a seeded shuffle).
     again = subprocess.run(
-        [sys.executable, "-m", "paiute", "play", "--plain", "--seed", "1", "--bots", "random", "--no-save"],
+        [
+            sys.executable,
+            "-m",
+            "paiute",
+            "play",
+            "--plain",
+            "--seed",
+            "1",
+            "--players",
+            "2",
+            "--bots",
+            "random",
+            "--no-save",
+        ],
         input="q\n",
         capture_output=True,
         text=True,

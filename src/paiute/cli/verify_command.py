@@ -4,23 +4,31 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
+from paiute.cli.common import add_record_arguments, read_record
 from paiute.errors import N_, RecordError
 from paiute.fairness import verify_record
 from paiute.i18n import Translator, translator
-from paiute.record import Record, ReplayError, load
+from paiute.record import ReplayError
 
 _EPILOG = N_("""\
 A server game commits to each shuffled pack before the cut and to each rebuilt stock, and
 reveals the orders and salts when the deal ends (R10.2). This command replays the record (it
 must be valid: see paiute replay) and checks, for every deal, that the deck dealt is the
 committed order cut at the recorded point and that every rebuilt stock matches its
-commitment. Exit status 0 when every deal is verified, 1 otherwise.
+commitment.
 
---json prints one object:
-  {"ok": true, "deals": [{"deal": 0, "verified": true, "problems": []}]}
+Only games dealt by paiute serve carry these proofs. A record of paiute play, paiute
+tournament or any other game without commitments has nothing to verify: it is reported as
+such and, like a deal that fails its check, does not pass (as git verify-commit does for an
+unsigned commit).
+
+Exit status: 0 every deal verified; 1 a deal not verified, a record without proofs, or an
+invalid record; 2 a usage error (a missing file, JSON lines without --match).
+
+--json prints one object ("proofs": false when no deal carries a commitment):
+  {"ok": true, "proofs": true, "deals": [{"deal": 0, "verified": true, "problems": []}]}
 
 examples:
   paiute verify match.json
@@ -42,7 +50,7 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         epilog=_(_EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", metavar=_(N_("FILE")), help=_(N_("the record file, or - for standard input")))
+    add_record_arguments(parser, tr)
     parser.add_argument("--json", action="store_true", help=_(N_("print the result as one JSON object")))
     parser.set_defaults(run=run)
 
@@ -51,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     tr: Translator = getattr(args, "translator", None) or translator()
     _ = tr.gettext
     try:
-        record = Record.loads(sys.stdin.buffer.read()) if args.file == "-" else load(args.file)
+        record = read_record(args.file, args.match)
         record.replay()
     except (ReplayError, RecordError) as error:
         if args.json:
@@ -60,11 +68,25 @@ def run(args: argparse.Namespace) -> int:
             print(_(N_("invalid record: {message}"), message=tr.explain(error)))
         return 1
     results = verify_record(record)
+    proofs = any(deal.commitment is not None for deal in record.deals)
     ok = bool(results) and all(not problems for _, problems in results)
     if args.json:
         deals = [{"deal": i, "verified": not problems, "problems": problems} for i, problems in results]
-        print(json.dumps({"ok": ok, "deals": deals}))
+        print(json.dumps({"ok": ok, "proofs": proofs, "deals": deals}))
         return 0 if ok else 1
+    if results and not proofs:
+        print(
+            tr.ngettext(
+                "nothing to verify: the record's {n} deal carries no fair-deal proof. Only games dealt by "
+                "paiute serve commit to their shuffles (R10.2); a game of paiute play or paiute tournament "
+                "has none. paiute replay checks that it follows the rules.",
+                "nothing to verify: none of the record's {n} deals carries a fair-deal proof. Only games "
+                "dealt by paiute serve commit to their shuffles (R10.2); a game of paiute play or paiute "
+                "tournament has none. paiute replay checks that it follows the rules.",
+                len(results),
+            )
+        )
+        return 1
     if not results:
         print(_(N_("the record has no deals to verify")))
     for index, problems in results:
