@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -26,9 +28,11 @@ __all__ = [
     "check_output_dir",
     "check_output_file",
     "non_negative_seconds",
+    "option_value_text",
     "read_record",
     "rule_options",
     "rules_from_arguments",
+    "stop_on_interrupt",
 ]
 
 
@@ -93,6 +97,15 @@ def argparse_language(tr: Translator) -> Iterator[None]:
         yield
     finally:
         argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
+
+
+def option_value_text(value: object, tr: Translator) -> str:
+    """A rule option's value for people: off/on (never False/True), numbers in the language."""
+    if isinstance(value, bool):
+        return tr.pgettext("option value", "on") if value else tr.pgettext("option value", "off")
+    if isinstance(value, int):
+        return tr.number(value)
+    return str(value)
 
 
 def args_translator(args: argparse.Namespace) -> Translator:
@@ -236,3 +249,30 @@ def non_negative_seconds(tr: Translator, most: float = 60.0) -> Callable[[str], 
         return value
 
     return seconds
+
+
+# -- interrupting a long run ----------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def stop_on_interrupt() -> Iterator[threading.Event]:
+    """A flag that SIGINT sets, meanwhile, instead of raising KeyboardInterrupt wherever the
+    main thread happens to be (inside concurrent.futures, a KeyboardInterrupt could leave the
+    pool half shut and lose the report). Ctrl-C in a terminal, ``kill -INT`` and ``timeout -s
+    INT`` all set it; the run stops at its next check and reports what finished. A second
+    SIGINT stops at once (KeyboardInterrupt)."""
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop  # signals reach only the main thread: nothing to install
+        return
+
+    def interrupted(signum: int, frame: object) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    previous = signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -10,11 +10,19 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from paiute.cli.common import add_rule_arguments, args_translator, localized_digits, rule_options
+from paiute.cli.common import (
+    add_rule_arguments,
+    args_translator,
+    check_output_dir,
+    localized_digits,
+    option_value_text,
+    rule_options,
+    stop_on_interrupt,
+)
 from paiute.errors import N_, PaiuteError
 from paiute.i18n import Translator, translator
 from paiute.odds import category_order
-from paiute.parallel import BACKENDS, default_workers
+from paiute.parallel import BACKENDS, default_workers, ray_cluster
 from paiute.rules import MAX_SEATS, MIN_PLAYERS, RuleSet
 from paiute.simulate import (
     Comparison,
@@ -151,15 +159,29 @@ def run(args: argparse.Namespace) -> int:
         require_sim_extra("rich", "paiute simulate")
     if args.plot:
         require_sim_extra("matplotlib", "--plot")
+        check_output_dir(args.plot)  # before the run, not after its report
     total = args.deals * (len(comparison[1]) if comparison else 1)
     started = time.perf_counter()
     result: SimulationReport | Comparison
-    with _progress(total, quiet=args.quiet) as advance:
+    with (
+        _backend(args.backend, args.address, workers, tr),
+        _progress(total, quiet=args.quiet) as advance,
+        stop_on_interrupt() as stop,
+    ):
         if comparison is None:
-            result = simulate(config, args.deals, workers=workers, progress=advance, **where)
+            result = simulate(
+                config, args.deals, workers=workers, progress=advance, stop=stop.is_set, **where
+            )
         else:
             result = compare(
-                config, comparison[0], comparison[1], args.deals, workers=workers, progress=advance, **where
+                config,
+                comparison[0],
+                comparison[1],
+                args.deals,
+                workers=workers,
+                progress=advance,
+                stop=stop.is_set,
+                **where,
             )
     elapsed = time.perf_counter() - started
     interrupted = result.interrupted
@@ -182,6 +204,18 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 130 if interrupted else 0
+
+
+@contextmanager
+def _backend(backend: str, address: str | None, workers: int, tr: Translator) -> Iterator[None]:
+    """With --backend ray: the cluster joined (--address) or a private local one, said on
+    standard error, for the whole run."""
+    if backend != "ray":
+        yield
+        return
+    with ray_cluster(address, workers) as where:
+        print(tr.message(where), file=sys.stderr)
+        yield
 
 
 @contextmanager
@@ -413,7 +447,7 @@ def _print_comparison(result: Comparison, elapsed: float, tr: Translator) -> Non
     console = _console()
     base = result.reports[0]
     console.print(_header(base, elapsed, tr, option=result.option))
-    values = [str(value) for value in result.values]
+    values = [option_value_text(value, tr) for value in result.values]
     estimates = [report.estimates() for report in result.reports]
     effects = result.effects()
     table = Table(
