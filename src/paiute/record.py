@@ -305,7 +305,7 @@ class Record:
                     ) from None
             if deal.is_over and chance.unused:
                 raise RecordError(
-                    N_("deal {deal}: {n} recorded rebuild(s) that the deal never made (R4.6)"),
+                    N_("deal {deal}: recorded rebuilds that the deal never made: {n} (R4.6)"),
                     deal=index,
                     n=chance.unused,
                 )

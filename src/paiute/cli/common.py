@@ -234,7 +234,7 @@ def _probe(folder: Path, shown: str) -> None:
         os.unlink(name)
 
 
-def non_negative_seconds(tr: Translator, most: float = 60.0) -> Callable[[str], float]:
+def non_negative_seconds(tr: Translator, most: int = 60) -> Callable[[str], float]:
     """The type of a pause in seconds: a number from 0 to ``most`` (a usage error otherwise)."""
 
     def seconds(text: str) -> float:
@@ -244,7 +244,7 @@ def non_negative_seconds(tr: Translator, most: float = 60.0) -> Callable[[str], 
             value = -1.0
         if not 0.0 <= value <= most:  # also refuses nan and inf
             raise argparse.ArgumentTypeError(
-                tr.gettext(N_("expected seconds from 0 to {most}, got {text!r}"), most=most, text=text)
+                tr.gettext(N_("expected seconds from 0 to {most}, got {text!r}"), most=int(most), text=text)
             )
         return value
 

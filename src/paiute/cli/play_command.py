@@ -46,10 +46,14 @@ $PAIUTE_DATA_DIR, or --data-dir) once you have played a turn, then after every t
 --resume alone continues the unfinished match when there is only one. `paiute replay FILE
 --watch` steps through a saved match.
 
+""")
+_EPILOG_SEATS = N_("""\
 Seats: --players N, else 3 (or the people and the --bots listed, when they are more); the
 --bots specs are repeated to fill the seats left after the people, so --bots ismcts plays
 you against two ismcts bots and --players 2 --bots ismcts heads-up.
 
+""")
+_EPILOG_EXAMPLES = N_("""\
 examples:
   paiute play                                   you against two greedy bots
   paiute play --bots ismcts:ms=200,greedy --name Ana
@@ -59,6 +63,7 @@ examples:
   paiute play --list                            the saved matches and their IDs
   paiute play --resume 20261201-210000-a1b2c3   continue one of them
 """)
+
 
 _BOT_NAMES = {"mc": "MC", "ismcts": "ISMCTS"}
 #: Pause after each bot action in the full-screen game, seconds (--delay).
@@ -79,7 +84,7 @@ def register(commands: Any, tr: Translator | None = None) -> None:
                 "on one screen (--hotseat). Full-screen with keyboard and mouse, or --plain."
             )
         ),
-        epilog=_(_EPILOG),
+        epilog=_(_EPILOG) + _(_EPILOG_SEATS) + _(_EPILOG_EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(

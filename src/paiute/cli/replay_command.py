@@ -15,12 +15,7 @@ from paiute.record import Record, Replay, ReplayError
 _EPILOG = N_("""\
 Each deal is re-created from the record's decks and rebuilt stocks, action by action. The
 record is refused at the first action that breaks a rule (deal, action, text and rule ID) or
-at the first malformed field. Exit status 0 for a valid record, 1 for an invalid one, 2 for
-a usage error (a missing file, a directory, JSON lines of several records without --match).
-
-A file of JSON lines (paiute tournament --records) holds one record a line: --match K picks
-line K, from 0. A record input is at most 16 MiB, nested at most 32 deep, with numbers of at
-most 24 digits; anything beyond is refused before it is read whole.
+at the first malformed field. Exit status 0 for a valid record, 1 for an invalid one.
 
 --json prints one object:
   {"ok": true, "deals": [{"dead": false, "callers": [{"seat": 1, "cards": [...], "value": VALUE,
@@ -33,6 +28,12 @@ examples:
   paiute replay match.json --json | jq .deals[0].winners
   cat match.json | paiute replay -
   paiute replay match.json --watch              step through it in the terminal
+""")
+_EPILOG_INPUT = N_("""\
+Exit status 2 for a usage error: a missing file, a directory, JSON lines without --match. A
+file of JSON lines (paiute tournament --records) holds one record a line: --match K reads
+line K, from 0. A record input is at most 16 MiB, nested at most 32 levels, with numbers of
+at most 24 digits; a file over the size is refused before it is read.
   paiute replay games.jsonl --match 3           the fourth record of a JSON-lines file
 """)
 
@@ -48,7 +49,7 @@ def register(commands: Any, tr: Translator | None = None) -> None:
                 "the winners, the balances and the pot."
             )
         ),
-        epilog=_(_EPILOG),
+        epilog=_(_EPILOG) + "\n" + _(_EPILOG_INPUT),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_record_arguments(parser, tr)

@@ -60,17 +60,21 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--host", default=DEFAULT_HOST, help=_(N_("address to listen on (default {host})"), host=DEFAULT_HOST)
+        "--host",
+        default=DEFAULT_HOST,
+        metavar=_(N_("HOST")),
+        help=_(N_("address to listen on (default {host})"), host=DEFAULT_HOST),
     )
     parser.add_argument(
         "--port",
         type=int,
         default=DEFAULT_PORT,
+        metavar=_(N_("PORT")),
         help=_(N_("port to listen on, 0 for any free one (default {port})"), port=str(DEFAULT_PORT)),
     )
     parser.add_argument(
         "--db",
-        metavar="URL",
+        metavar=_(N_("URL")),
         help=_(N_("database URL: sqlite:///PATH or postgresql://... (default: SQLite)")),
     )
     parser.add_argument(
@@ -97,7 +101,7 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         "--rate-limit",
         type=float,
         default=20.0,
-        metavar="PER_SECOND",
+        metavar=_(N_("PER_SECOND")),
         help=_(
             N_(
                 "messages a second one WebSocket connection, or one token's requests, may send "

@@ -97,13 +97,17 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         "--bots",
         action="append",
         default=[],
-        metavar="SPEC[,SPEC...]",
+        metavar=_(N_("SPEC[,SPEC...]")),
         help=_(N_("bot for every seat, or one per seat (default random)")),
     )
-    parser.add_argument("--seed", type=int, default=0, help=_(N_("seed of the run (default 0)")))
+    parser.add_argument(
+        "--seed", type=int, default=0, metavar=_(N_("SEED")), help=_(N_("seed of the run (default 0)"))
+    )
     add_rule_arguments(parser, tr)
     parser.add_argument(
-        "--compare", metavar="OPTION[=V1,V2...]", help=_(N_("run each value of an option on the same seeds"))
+        "--compare",
+        metavar=_(N_("OPTION[=V1,V2...]")),
+        help=_(N_("run each value of an option on the same seeds")),
     )
     parser.add_argument(
         "--workers",
@@ -119,10 +123,12 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         help=_(N_("local processes (default) or a Ray cluster")),
     )
     parser.add_argument(
-        "--address", metavar="ADDR", help=_(N_("the Ray cluster to use (with --backend ray)"))
+        "--address", metavar=_(N_("ADDR")), help=_(N_("the Ray cluster to use (with --backend ray)"))
     )
     parser.add_argument("--json", action="store_true", help=_(N_("print the results as one JSON object")))
-    parser.add_argument("--plot", metavar="DIR", help=_(N_("write PNG charts into DIR (needs matplotlib)")))
+    parser.add_argument(
+        "--plot", metavar=_(N_("DIR")), help=_(N_("write PNG charts into DIR (needs matplotlib)"))
+    )
     parser.add_argument("--quiet", action="store_true", help=_(N_("no progress bar")))
     parser.set_defaults(run=run)
 

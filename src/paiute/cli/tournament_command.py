@@ -49,6 +49,8 @@ What it reports, per bot (a bot at several seats of a deal counts each seat as a
   shared), the calls it made by combination, and an openskill Plackett-Luce rating from the
   deals that were not dead, the seats ranked by chips won (ordinal = mu - 3 sigma).
 
+""")
+_EPILOG_RECORDS = N_("""\
 Records: with --records FILE every deal is written to FILE as JSON lines, one
   paiute-record/1 record per line (see RECORD.md), board after board, each board's seatings
   in turn; the players are named after the bots; paiute replay FILE --match K reads line K.
@@ -66,7 +68,7 @@ _EPILOG_JSON = N_("""\
     "rating": {"mu": 20.4, "sigma": 5.6, "ordinal": 3.6}}, ...],
    "players": 2, "seating": "permutations", "seatings": 2, "boards": 20,
    "boards_requested": 20, "deals": 40, "dead_deals": 25, "dead_rate": 0.625, "seed": 7,
-   "rules": {"preset": "pagat"}, "interrupted": false, "records": null}
+   "rules": {"preset": "pagat"}, "interrupted": false, "records": "paiute-tournament-7.jsonl"}
 
 """)
 _EPILOG_EXAMPLES = N_("""\
@@ -108,11 +110,15 @@ def register(commands: Any, tr: Translator | None = None) -> None:
             N_(
                 "Play a duplicate tournament between two or more bots (player specs such as "
                 "random or random:seed=3): every seating of the bots plays the same shuffled packs. "
-                "Reports, per bot, chips won per deal with a 95% confidence interval, the win rate, "
+                "Reports, per bot, chips won per deal with a {level} confidence interval, the win rate, "
                 "the calls by combination and a rating."
-            )
+            ),
+            level=tr.number(95) + "%",
         ),
-        epilog=_(_EPILOG, level=tr.number(95) + "%") + _(_EPILOG_JSON) + _(_EPILOG_EXAMPLES),
+        epilog=_(_EPILOG, level=tr.number(95) + "%")
+        + _(_EPILOG_RECORDS)
+        + _(_EPILOG_JSON)
+        + _(_EPILOG_EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -147,7 +153,7 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         help=_(N_("local processes (default) or a Ray cluster")),
     )
     parser.add_argument(
-        "--address", metavar="ADDR", help=_(N_("the Ray cluster (default: start a local one)"))
+        "--address", metavar=_(N_("ADDR")), help=_(N_("the Ray cluster (default: start a local one)"))
     )
     parser.add_argument("--seed", type=int, metavar="S", help=_(N_("fixes every deck, rebuild and bot seed")))
     add_rule_arguments(parser, tr)

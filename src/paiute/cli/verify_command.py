@@ -17,22 +17,20 @@ A server game commits to each shuffled pack before the cut and to each rebuilt s
 reveals the orders and salts when the deal ends (R10.2). This command replays the record (it
 must be valid: see paiute replay) and checks, for every deal, that the deck dealt is the
 committed order cut at the recorded point and that every rebuilt stock matches its
-commitment.
+commitment. Exit status 0 when every deal is verified, 1 otherwise.
 
-Only games dealt by paiute serve carry these proofs. A record of paiute play, paiute
-tournament or any other game without commitments has nothing to verify: it is reported as
-such and, like a deal that fails its check, does not pass (as git verify-commit does for an
-unsigned commit).
-
-Exit status: 0 every deal verified; 1 a deal not verified, a record without proofs, or an
-invalid record; 2 a usage error (a missing file, JSON lines without --match).
-
---json prints one object ("proofs": false when no deal carries a commitment):
-  {"ok": true, "proofs": true, "deals": [{"deal": 0, "verified": true, "problems": []}]}
+--json prints one object:
+  {"ok": true, "deals": [{"deal": 0, "verified": true, "problems": []}]}
 
 examples:
   paiute verify match.json
   curl -s http://127.0.0.1:8000/api/tables/ID/record | paiute verify -
+""")
+_EPILOG_PROOFS = N_("""\
+Only games dealt by paiute serve carry these proofs. A record of paiute play or paiute
+tournament has none: verify says so and exits 1, as git verify-commit does for an unsigned
+commit (nothing was verified); --json then gives "proofs": false. Exit status 2 for a usage
+error (a missing file, JSON lines without --match).
 """)
 
 
@@ -47,7 +45,7 @@ def register(commands: Any, tr: Translator | None = None) -> None:
                 "shuffle, the cut and the committed stock rebuilds."
             )
         ),
-        epilog=_(_EPILOG),
+        epilog=_(_EPILOG) + "\n" + _(_EPILOG_PROOFS),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_record_arguments(parser, tr)

@@ -519,6 +519,17 @@ class Session:
 
     # -- saving ---------------------------------------------------------------------------
 
+    @property
+    def saved_path(self) -> Path | None:
+        """The record file, once written (a new match is written at its first person's turn)."""
+        return self.path if self.path is not None and self._worth_saving else None
+
+    @property
+    def match_id(self) -> str | None:
+        """The ID that ``paiute play --resume ID`` takes, once the match is written."""
+        path = self.saved_path
+        return None if path is None else match_id(path)
+
     def _has_progress(self) -> bool:
         """A deal has ended, or a person has acted: something a crash would lose."""
         if self.match.results:
