@@ -119,6 +119,8 @@ def unwritable_cases(a_file: Path, tmp_path: Path) -> list[tuple[list[str], str]
         ),
         (["tournament", "greedy", "random", "--deals", "2", "--records", "/proc/x.jsonl"], "/proc/x.jsonl"),
         (["tournament", "greedy", "random", "--deals", "2", "--records", str(tmp_path)], str(tmp_path)),
+        (["serve", "--port", "0", "--data-dir", "/proc/nope"], "/proc/nope"),
+        (["serve", "--port", "0", "--data-dir", str(missing)], str(missing)),
     ]
 
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from paiute.cli.common import check_output_dir
 from paiute.errors import N_, PaiuteError
 from paiute.i18n import Translator, translator
 
@@ -122,11 +123,12 @@ def database_url(db: str | None, data_dir: Path | None) -> str:
     """The database to use: ``--db``, else an SQLite file in the data directory."""
     if db:
         return db
-    directory = data_dir if data_dir is not None else _default_data_dir()
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise PaiuteError(f"cannot create the data directory {str(directory)!r}: {error.strerror}") from None
+    # Checked writable now, before the server starts; --data-dir DIR is made only when its
+    # parent exists (never a silent chain of folders), the default with its parents.
+    if data_dir is not None:
+        directory = check_output_dir(data_dir)
+    else:
+        directory = check_output_dir(_default_data_dir(), parents=True)
     return f"sqlite:///{(directory / DATABASE_FILE).resolve()}"
 
 
