@@ -211,10 +211,15 @@ def test_replay_malformed_record_json(capsys: pytest.CaptureFixture[str]) -> Non
     assert "11s" in json.loads(out)["error"]["malformed"]
 
 
-def test_replay_missing_file_and_not_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    status, out, _ = run(capsys, "replay", str(tmp_path / "missing.json"), "--json")
-    assert status == 1
-    assert "cannot read" in json.loads(out)["error"]["malformed"]
+def test_replay_missing_path_is_a_usage_error_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Like play --resume: a path that is not there is bad usage (2), not a bad record (1).
+    for extra in ([], ["--json"]):
+        status, out, err = run(capsys, "replay", str(tmp_path / "missing.json"), *extra)
+        assert (status, out) == (2, "")
+        assert err.startswith("paiute replay: error: cannot read")
+        assert err.count("\n") == 1
     junk = tmp_path / "junk.json"
     junk.write_text("not json at all")
     status, out, _ = run(capsys, "replay", str(junk))

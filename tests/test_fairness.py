@@ -147,6 +147,7 @@ def test_verify_command_accepts_a_committed_record(
     assert status == 0
     assert json.loads(out) == {
         "ok": True,
+        "proofs": True,
         "deals": [{"deal": i, "verified": True, "problems": []} for i in range(2)],
     }
 

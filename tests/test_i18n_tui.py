@@ -171,7 +171,20 @@ def _play(
 ) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PAIUTE_DATA_DIR": str(tmp_path), **env}
     return subprocess.run(
-        [sys.executable, "-m", "paiute", "play", "--plain", "--seed", "1", "--bots", "greedy", *args],
+        [
+            sys.executable,
+            "-m",
+            "paiute",
+            "play",
+            "--plain",
+            "--seed",
+            "1",
+            "--players",
+            "2",
+            "--bots",
+            "greedy",
+            *args,
+        ],
         input="\n".join(commands) + "\n",
         capture_output=True,
         text=True,

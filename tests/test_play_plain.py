@@ -82,6 +82,8 @@ def test_plain_end_to_end_subprocess_transcript(tmp_path: Path) -> None:
             "--plain",
             "--seed",
             "1",
+            "--players",
+            "2",
             "--bots",
             "random",
             "--hint",
@@ -121,7 +123,20 @@ def test_plain_end_to_end_subprocess_transcript(tmp_path: Path) -> None:
     assert len(seen_by(dataclasses.replace(record, deals=record.deals[:1]), 0, reveal=False)) < 52
     # The same seed deals the same first deck (R10.1: a seeded shuffle).
     again = subprocess.run(
-        [sys.executable, "-m", "paiute", "play", "--plain", "--seed", "1", "--bots", "random", "--no-save"],
+        [
+            sys.executable,
+            "-m",
+            "paiute",
+            "play",
+            "--plain",
+            "--seed",
+            "1",
+            "--players",
+            "2",
+            "--bots",
+            "random",
+            "--no-save",
+        ],
         input="q\n",
         capture_output=True,
         text=True,

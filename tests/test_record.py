@@ -22,7 +22,7 @@ import pytest
 
 from paiute import Action, Deal, Match, Phase, RecordedChance, RuleSet, SeededChance
 from paiute.cards import pack
-from paiute.errors import IllegalActionError, PaiuteError, RecordError
+from paiute.errors import IllegalActionError, InputError, PaiuteError, RecordError
 from paiute.record import FORMAT, Record, ReplayError, load, save
 
 # -- seeded matches ---------------------------------------------------------------------------
@@ -770,8 +770,9 @@ def test_save_interrupted_while_writing_leaves_nothing_new(
 
 
 def test_load_missing_file_names_it(tmp_path: Path) -> None:
+    # A file that is not there is a usage error (InputError), not a malformed record.
     path = tmp_path / "nowhere.json"
-    with pytest.raises(RecordError, match=r"nowhere\.json"):
+    with pytest.raises(InputError, match=r"nowhere\.json"):
         load(path)
 
 

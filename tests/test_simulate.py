@@ -333,7 +333,7 @@ def test_ray_backend_gives_the_local_results() -> None:
     ray = pytest.importorskip("ray")
     config = SimulationConfig(RuleSet(max_rebuilds=0), 2, ("random", "random"), seed=4)
     local = simulate(config, 12, workers=1)
-    ray.init(num_cpus=2, include_dashboard=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False)  # never a stale cluster
     try:
         remote = simulate(config, 12, workers=2, backend="ray")
         assert ray.is_initialized()  # a Ray started by the caller is left running

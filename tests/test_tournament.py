@@ -192,6 +192,7 @@ def test_json_schema() -> None:
 
 def test_records_file_holds_every_deal_and_replays(tmp_path: Path) -> None:
     path = tmp_path / "out" / "deals.jsonl"
+    path.parent.mkdir()  # the folder must exist: it is never made silently (issue 15)
     result = run_tournament([A, B], deals=4, seed=8, workers=2, rules=FAST, records=path)
     assert result.records_path == str(path)
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -298,7 +299,7 @@ def test_greedy_against_random_at_four_seats() -> None:
 def test_ray_backend_gives_the_local_results() -> None:
     ray = pytest.importorskip("ray")
     local = run_tournament([A, B], deals=4, seed=13, workers=2, rules=FAST)
-    ray.init(num_cpus=2, include_dashboard=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False)  # never a stale cluster
     try:
         remote = run_tournament([A, B], deals=4, seed=13, rules=FAST, backend="ray")
         assert ray.is_initialized()  # a Ray started by the caller is left running
@@ -325,9 +326,10 @@ def test_cli_json_and_records(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert {key: value for key, value in data.items() if key != "records"} == library.to_json()
 
 
-def test_cli_table_and_default_records_path(
+def test_cli_table_and_no_records_file_by_default(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Issue 15: nothing is written unasked (as git or ripgrep would); --records FILE saves.
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COLUMNS", "150")  # rich's width when not on a terminal
     status, out, _ = run(
@@ -344,12 +346,16 @@ def test_cli_table_and_default_records_path(
         "seed 17",
     ):
         assert text in out
-    assert "records: 4 deals saved to paiute-tournament-17.jsonl" in out
-    assert len((tmp_path / "paiute-tournament-17.jsonl").read_text().splitlines()) == 4
+    assert "records:" not in out
+    assert list(tmp_path.iterdir()) == []
+    status, out, _ = run(capsys, "tournament", A, B, "--deals", "2", "--seed", "17", "--records", "r.jsonl")
+    assert status == 0
+    assert "records: 4 deals saved to r.jsonl" in out
+    assert len((tmp_path / "r.jsonl").read_text().splitlines()) == 4
     status, out, _ = run(capsys, "tournament", A, B, "--deals", "1", "--seed", "18", "--no-records")
     assert status == 0
     assert "records:" not in out
-    assert not (tmp_path / "paiute-tournament-18.jsonl").exists()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["r.jsonl"]
 
 
 def test_cli_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,13 +19,16 @@ from collections.abc import Mapping
 
 __all__ = [
     "N_",
+    "Excerpt",
     "IllegalActionError",
+    "InputError",
     "Message",
     "PaiuteError",
     "ParseError",
     "RecordError",
     "RulesError",
     "plain_text",
+    "shorten",
 ]
 
 
@@ -107,7 +110,16 @@ class PaiuteError(ValueError):
 
 
 class ParseError(PaiuteError):
-    """Text that is not a card, an action or a value (R1.4)."""
+    """Text that is not a card, an action or a value (R1.4); a long text is quoted cut short."""
+
+    def __init__(self, message: str = "", /, **params: object) -> None:
+        super().__init__(
+            message,
+            **{
+                name: Excerpt(value) if isinstance(value, str) and len(value) > 80 else value
+                for name, value in params.items()
+            },
+        )
 
 
 class RulesError(PaiuteError):
@@ -137,4 +149,54 @@ class IllegalActionError(PaiuteError):
 
 
 class RecordError(PaiuteError):
-    """A malformed game record (RECORD.md): the message says what is wrong and where."""
+    """A malformed game record (RECORD.md): the message says what is wrong and where.
+
+    The values it quotes are cut short (:class:`Excerpt`): a record may be hostile.
+    """
+
+    def __init__(self, message: str = "", /, **params: object) -> None:
+        super().__init__(message, **{name: shorten(value) for name, value in params.items()})
+
+
+class InputError(PaiuteError):
+    """An input that cannot be read as asked: a missing file, a directory, several matches
+    without ``--match`` (a usage error: exit status 2, where a malformed record is 1)."""
+
+
+def shorten(value: object) -> object:
+    """``value`` as a message may quote it: a list, an object or a long text as an
+    :class:`Excerpt`, anything else as it is."""
+    if isinstance(value, dict | list) or (isinstance(value, str) and len(value) > 80):
+        return Excerpt(value)
+    return value
+
+
+class Excerpt:
+    """A value quoted in a message, cut short: a hostile input of megabytes (or nested a
+    thousand deep) is shown as its first few dozen characters, never whole.
+
+    >>> repr(Excerpt("x" * 500))[:12], len(repr(Excerpt("x" * 500))) < 100
+    ("'xxxxxxxxxxx", True)
+    >>> str(Excerpt([[[[[[[1]]]]]]]))
+    '[[[[[[[...]]]]]]]'
+    """
+
+    __slots__ = ("plain", "quoted")
+
+    def __init__(self, value: object) -> None:
+        import reprlib
+
+        shortener = reprlib.Repr()
+        shortener.maxlevel, shortener.maxstring, shortener.maxother = 6, 60, 60
+        shortener.maxlist = shortener.maxdict = shortener.maxtuple = 8
+        self.quoted = shortener.repr(value)
+        #: Shown without quotes (``{value}``): a text cut at 60 characters, else as quoted.
+        self.plain = (
+            (value if len(value) <= 60 else value[:57] + "...") if isinstance(value, str) else self.quoted
+        )
+
+    def __str__(self) -> str:
+        return self.plain
+
+    def __repr__(self) -> str:
+        return self.quoted

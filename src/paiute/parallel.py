@@ -13,12 +13,13 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, Protocol, TypeVar
 
-from paiute.errors import PaiuteError
+from paiute.errors import N_, Message, PaiuteError
 
-__all__ = ["BACKENDS", "ParallelError", "StopFlag", "default_workers", "parallel_map"]
+__all__ = ["BACKENDS", "ParallelError", "StopFlag", "default_workers", "parallel_map", "ray_cluster"]
 
 #: Where jobs run: local processes (or in-process with one worker), or a Ray cluster.
 BACKENDS = ("local", "ray")
@@ -142,6 +143,72 @@ def _import_ray() -> Any:
     return ray
 
 
+def _ray_init(ray: Any, address: str | None, workers: int | None) -> None:
+    """Join the cluster at ``address``, or start a private local Ray instance.
+
+    Without an address the instance is this run's own, whatever the machine holds:
+    ``address="local"`` ignores ``RAY_ADDRESS`` and the ``ray_current_cluster`` file that an
+    earlier ``ray start`` leaves (even for a cluster long gone), and the node listens on
+    127.0.0.1 only, never on the network.
+    """
+    if address is None:
+        options: dict[str, Any] = {"address": "local", "_node_ip_address": "127.0.0.1"}
+        if workers is not None:
+            options["num_cpus"] = workers
+    else:
+        options = {"address": address}
+    try:
+        with _loopback_only(address is None):
+            ray.init(include_dashboard=False, log_to_driver=False, **options)
+    except (ConnectionError, ValueError, RuntimeError) as error:
+        where = address if address is not None else "127.0.0.1"
+        raise ParallelError(f"Ray at {where}: {error}") from None
+
+
+@contextlib.contextmanager
+def _loopback_only(private: bool) -> Generator[None, None, None]:
+    """While a private instance starts: Ray on Linux turns a node address of 127.0.0.1 into
+    the machine's network address (to be reachable by other nodes) unless "clusters" are
+    off, as they are by default on macOS and Windows; turn them off meanwhile, so that every
+    Ray process listens on 127.0.0.1 only."""
+    constants = getattr(getattr(sys.modules.get("ray"), "_private", None), "ray_constants", None)
+    if not private or constants is None or not hasattr(constants, "ENABLE_RAY_CLUSTER"):
+        yield
+        return
+    saved = constants.ENABLE_RAY_CLUSTER
+    constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
+    finally:
+        constants.ENABLE_RAY_CLUSTER = saved
+
+
+@contextlib.contextmanager
+def ray_cluster(address: str | None = None, workers: int | None = None) -> Generator[Message, None, None]:
+    """Ray for the length of a ``with``: joined at ``address`` or a private local instance
+    (see :func:`_ray_init`), shut down afterwards; yields a line that says which, for people.
+    Work sent with ``backend="ray"`` meanwhile runs there."""
+    ray = _import_ray()
+    if ray.is_initialized():
+        yield Message(N_("Ray: the instance already started in this process"))
+        return
+    _ray_init(ray, address, workers)
+    try:
+        cpus = int(ray.cluster_resources().get("CPU", 0))
+        nodes = sum(1 for node in ray.nodes() if node.get("Alive"))
+        if address is None:
+            yield Message(N_("Ray: a private local instance on 127.0.0.1 with {cpus} CPUs"), cpus=cpus)
+        else:
+            yield Message(
+                N_("Ray: joined the cluster at {address}: {nodes} nodes, {cpus} CPUs"),
+                address=address,
+                nodes=nodes,
+                cpus=cpus,
+            )
+    finally:
+        ray.shutdown()
+
+
 def _ray_map(
     function: Callable[[T], R],
     arguments: Sequence[T],
@@ -165,10 +232,7 @@ def _ray_tasks(
     pending: dict[Any, int] = {}
     try:
         if not ray.is_initialized():
-            options: dict[str, Any] = {"address": address, "include_dashboard": False}
-            if address is None and workers is not None:
-                options["num_cpus"] = workers
-            ray.init(**options)
+            _ray_init(ray, address, workers)
             started = True
         in_flight = 2 * (workers or max(int(ray.cluster_resources().get("CPU", 1)), 1))
         remote = ray.remote(num_cpus=1)(function)  # boards are repeatable: a lost one is retried

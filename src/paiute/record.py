@@ -33,12 +33,15 @@ from paiute.actions import Action
 from paiute.cards import Card, pack
 from paiute.chance import RecordedChance
 from paiute.deal import CallMade, Deal
-from paiute.errors import N_, IllegalActionError, PaiuteError, RecordError
+from paiute.errors import N_, Excerpt, IllegalActionError, PaiuteError, RecordError
 from paiute.match import Match
+from paiute.record_file import MAX_RECORD_BYTES, parse_json, read_bytes, select_json
 from paiute.rules import RuleSet
 
 __all__ = [
     "FORMAT",
+    "MAX_NAME",
+    "MAX_RECORD_BYTES",
     "DealRecord",
     "DealReport",
     "Record",
@@ -49,6 +52,10 @@ __all__ = [
 ]
 
 FORMAT = "paiute-record/1"
+#: The longest player name a record may hold (the server allows 32, bot labels are longer).
+MAX_NAME = 100
+#: Longer than any action text ("call Ah Kh Qh Jh Th 2c" with wide card forms).
+MAX_ACTION = 80
 
 
 class ReplayError(IllegalActionError):
@@ -183,12 +190,17 @@ class Record:
 
     @classmethod
     def loads(cls, text: str | bytes) -> Record:
-        """Read a record from JSON text; a malformed one raises :class:`RecordError`."""
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise RecordError(N_("not JSON: {error}"), error=str(error)) from None
-        return cls.from_json(data)
+        """Read a record from JSON text; a malformed one raises :class:`RecordError`.
+
+        The limits of :mod:`paiute.record_file` hold (nesting, long numbers, UTF-8).
+        """
+        return cls.from_json(parse_json(text))
+
+    @classmethod
+    def select(cls, data: str | bytes, *, match: int | None = None, source: str = "-") -> Record:
+        """The record of a file's contents: its only record, or line ``match`` of JSON lines
+        (:func:`paiute.record_file.select_json`)."""
+        return cls.from_json(select_json(data, match=match, source=source))
 
     @classmethod
     def from_json(cls, data: object) -> Record:
@@ -208,6 +220,16 @@ class Record:
         players = _require(data, "players", list, None)
         if not all(isinstance(name, str) for name in players):
             raise RecordError(N_("players: every name must be a string"))
+        for seat, name in enumerate(players):
+            # Names are printed to terminals: no control characters (an escape sequence could
+            # rewrite the screen), no unpaired surrogates, a bounded length.
+            if not name.isprintable() or not 0 < len(name) <= MAX_NAME:
+                raise RecordError(
+                    N_("players[{seat}]: a name is 1 to {limit} printable characters, got {value!r}"),
+                    seat=seat,
+                    limit=MAX_NAME,
+                    value=name,
+                )
         try:
             rules.check_players(len(players))
         except PaiuteError as error:
@@ -283,7 +305,7 @@ class Record:
                     ) from None
             if deal.is_over and chance.unused:
                 raise RecordError(
-                    N_("deal {deal}: {n} recorded rebuild(s) that the deal never made (R4.6)"),
+                    N_("deal {deal}: recorded rebuilds that the deal never made: {n} (R4.6)"),
                     deal=index,
                     n=chance.unused,
                 )
@@ -352,7 +374,7 @@ def _read_cards(texts: object, deal: int, rebuild: int | None) -> tuple[Card, ..
             cards.append(Card.parse(text))
         except PaiuteError:
             # What was found, as the record has it: a JSON string, or another value's repr.
-            shown = json.dumps(text) if isinstance(text, str) else repr(text)
+            shown = json.dumps(text) if isinstance(text, str) and len(text) <= 40 else repr(Excerpt(text))
             if rebuild is None:
                 raise RecordError(
                     N_("deal {deal}: deck: unknown card text {text}"), deal=deal, text=shown
@@ -407,6 +429,13 @@ def _read_deal(index: int, data: object, rules: RuleSet, players: int) -> DealRe
                 action=position,
                 value=text,
             )
+        if len(text) > MAX_ACTION:  # no action is this long: quote it cut short
+            raise RecordError(
+                N_("deal {deal}, action {action}: not an action: {value!r}"),
+                deal=index,
+                action=position,
+                value=Excerpt(text),
+            )
         try:
             actions.append(Action.parse(text))
         except PaiuteError as error:
@@ -445,10 +474,11 @@ def save(record: Record, path: str | os.PathLike[str]) -> None:
         raise
 
 
-def load(path: str | os.PathLike[str]) -> Record:
-    """Read a record file (malformed content raises :class:`RecordError`)."""
-    try:
-        text = Path(path).read_bytes()
-    except OSError as error:
-        raise RecordError(N_("cannot read {path!r}: {error}"), path=str(path), error=error.strerror) from None
-    return Record.loads(text)
+def load(path: str | os.PathLike[str], *, match: int | None = None) -> Record:
+    """Read a record file: its record, or record ``match`` of JSON lines.
+
+    Malformed content raises :class:`RecordError`; a file that cannot be read (missing, a
+    directory), or JSON lines of several records without ``match``,
+    :class:`~paiute.errors.InputError`. At most :data:`MAX_RECORD_BYTES` are read.
+    """
+    return Record.select(read_bytes(path), match=match, source=os.fsdecode(path))

@@ -608,6 +608,7 @@ class _StopAsked:
         self._set = self._set or (self._stop is not None and self._stop())
 
     def is_set(self) -> bool:
+        self.check()  # asked live: a stop (SIGINT) must end the wait for a slow chunk too
         return self._set
 
 

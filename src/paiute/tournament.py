@@ -32,16 +32,17 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from paiute.cards import Card, pack
 from paiute.chance import SeededChance
 from paiute.combos import Category
+from paiute.errors import N_
 from paiute.match import Match
 from paiute.parallel import BACKENDS, ParallelError, StopFlag, default_workers, parallel_map
 from paiute.players import make_player, play_turn
 from paiute.record import Record
-from paiute.rules import RuleSet
+from paiute.rules import MAX_SEATS, RuleSet
 
 __all__ = [
     "BACKENDS",
@@ -58,6 +59,7 @@ __all__ = [
     "parallel_map",
     "play_board",
     "run_tournament",
+    "seating_count",
     "seatings",
 ]
 
@@ -85,16 +87,39 @@ def seatings(bots: int, players: int, mode: str = "permutations") -> tuple[tuple
     >>> seatings(3, 3, "rotations")
     ((0, 1, 2), (1, 2, 0), (2, 0, 1))
     """
-    if mode not in SEATINGS:
-        raise TournamentError(f"unknown seating {mode!r} (seatings: {', '.join(SEATINGS)})")
-    if bots < 1 or players < bots:
-        raise TournamentError(f"{bots} bots need at least {bots} seats, not {players}")
-    lineup = tuple(seat % bots for seat in range(players))
+    lineup = _lineup(bots, players, mode)
     if mode == "rotations":
         candidates: Iterator[tuple[int, ...]] = (lineup[i:] + lineup[:i] for i in range(players))
     else:
         candidates = itertools.permutations(lineup)
     return tuple(dict.fromkeys(candidates))
+
+
+def _lineup(bots: int, players: int, mode: str) -> tuple[int, ...]:
+    """The seats filled from the bots in turn, after the checks that bound the seatings: a
+    table of more than MAX_SEATS (R2.1) would have billions of them."""
+    if mode not in SEATINGS:
+        raise TournamentError(f"unknown seating {mode!r} (seatings: {', '.join(SEATINGS)})")
+    if bots < 1 or players < bots:
+        raise TournamentError(f"{bots} bots need at least {bots} seats, not {players}")
+    if players > MAX_SEATS:
+        raise TournamentError(f"R2.1 {players} players: a table has at most {MAX_SEATS} seats")
+    return tuple(seat % bots for seat in range(players))
+
+
+def seating_count(bots: int, players: int, mode: str = "permutations") -> int:
+    """How many seatings :func:`seatings` gives, counted without listing them.
+
+    >>> seating_count(2, 4), seating_count(5, 5), seating_count(5, 5, "rotations"), seating_count(2, 4, "rotations")
+    (6, 120, 5, 2)
+    """
+    lineup = _lineup(bots, players, mode)
+    if mode == "rotations":
+        return next(p for p in range(1, players + 1) if lineup[p:] + lineup[:p] == lineup)
+    count = math.factorial(players)
+    for bot in range(bots):
+        count //= math.factorial(lineup.count(bot))
+    return count
 
 
 def _derive(seed: int, *parts: object) -> int:
@@ -364,16 +389,41 @@ def _labels(bots: Sequence[str]) -> tuple[str, ...]:
     return tuple(labels)
 
 
+class _Boards(Sequence[tuple[TournamentConfig, int]]):
+    """The tasks ``(config, board)`` of a tournament, made on demand."""
+
+    def __init__(self, config: TournamentConfig, count: int) -> None:
+        self.config, self.size = config, count
+
+    def __len__(self) -> int:
+        return self.size
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[TournamentConfig, int]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[TournamentConfig, int]]: ...
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.size))]
+        if not -self.size <= index < self.size:
+            raise IndexError(index)
+        return self.config, index % self.size
+
+
 class _RecordWriter:
     """Writes each board's records, in board order, to a temporary file beside ``path`` and
     moves it into place at the end (a crash leaves the old file or none)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle, self._temporary = tempfile.mkstemp(
-            dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp"
-        )
+        try:  # the folder must exist: a mistyped path never makes a chain of new folders
+            handle, self._temporary = tempfile.mkstemp(
+                dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp"
+            )
+        except OSError as error:
+            raise TournamentError(
+                N_("cannot write {path!r}: {error}"), path=str(self.path), error=error.strerror
+            ) from None
         self._stream = os.fdopen(handle, "w", encoding="utf-8")
         self._waiting: dict[int, tuple[str, ...]] = {}
         self._next = 0
@@ -454,7 +504,7 @@ def run_tournament(
     interrupted = False
     start = time.monotonic()
     try:
-        tasks = [(config, index) for index in range(deals)]
+        tasks = _Boards(config, deals)  # made as they are sent: --deals may be large
         with contextlib.closing(
             parallel_map(
                 _play_board_task, tasks, workers=workers, backend=backend, address=address, stop=stop

@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping
-from typing import Any, TextIO
+from collections.abc import Iterator, Mapping
+from typing import Any, BinaryIO, TextIO
 
 from paiute.cards import Card, Rank, format_cards, parse_cards
-from paiute.errors import N_, PaiuteError, ParseError
+from paiute.errors import N_, PaiuteError, ParseError, RecordError
 from paiute.evaluator import Call, Evaluator
 from paiute.i18n import Translator, translator
+from paiute.record_file import parse_json
 from paiute.rules import RuleSet
 
 _EPILOG = N_("""\
@@ -81,16 +82,54 @@ def run(args: argparse.Namespace) -> int:
     return _batch(sys.stdin, sys.stdout, default, args.json, tr)
 
 
+#: The longest input line read (a hand with its JSON options needs a few hundred bytes); the
+#: rest of a longer line is skipped, never held in memory.
+MAX_LINE = 4096
+
+
+def _lines(source: TextIO | BinaryIO) -> Iterator[tuple[int, str | PaiuteError]]:
+    """Each line's number and its text, or the error that makes it unreadable (too long, not
+    UTF-8), reading at most :data:`MAX_LINE` bytes of a line."""
+    stream = getattr(source, "buffer", None)
+    if stream is None:  # a text stream with no bytes below it (tests, scripts)
+        yield from enumerate((line for line in source), start=1)
+        return
+    number = 0
+    while True:
+        raw: bytes = stream.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):  # skip the rest of the line
+                raw = stream.readline(1 << 16)
+            yield number, ParseError(N_("the line is longer than {limit} bytes"), limit=MAX_LINE)
+            continue
+        try:
+            yield number, raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as error:
+            yield (
+                number,
+                ParseError(
+                    N_("not UTF-8 text: byte {byte} at column {column}"),
+                    byte=f"0x{raw[error.start]:02x}",
+                    column=error.start + 1,
+                ),
+            )
+
+
 def _batch(
-    source: TextIO, out: TextIO, default: Evaluator, as_json: bool, tr: Translator | None = None
+    source: TextIO | BinaryIO, out: TextIO, default: Evaluator, as_json: bool, tr: Translator | None = None
 ) -> int:
     tr = tr or translator()
     failures = 0
-    for number, line in enumerate(source, start=1):
-        text = line.strip()
+    for number, line in _lines(source):
+        text = line if isinstance(line, PaiuteError) else line.strip()
         if not text:
             continue
         try:
+            if isinstance(text, PaiuteError):
+                raise text
             cards, evaluator = _parse_line(text, default, tr)
             _write(out, cards, evaluator, as_json, tr)
         except PaiuteError as error:
@@ -112,9 +151,9 @@ def _parse_line(text: str, default: Evaluator, tr: Translator) -> tuple[list[Car
         _check_cards(cards, default)
         return cards, default
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ParseError(N_("not a JSON object: {error}"), error=str(error)) from None
+        data = parse_json(text)  # the limits of records: nesting, long numbers, NaN
+    except RecordError as error:
+        raise ParseError(N_("not a JSON object: {error}"), error=error) from None
     if not isinstance(data, dict) or not isinstance(data.get("cards"), str):
         raise ParseError(N_("expected {shape}"), shape='{"cards": "...", "wild": {...}, "royal_high": false}')
     royal_high = data.get("royal_high", False)

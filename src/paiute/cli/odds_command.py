@@ -67,13 +67,13 @@ def register(commands: Any, tr: Translator | None = None) -> None:
     parser.add_argument(
         "--players",
         default="4",
-        metavar="K[,K...]",
+        metavar=_(N_("K[,K...]")),
         help=_(N_("player count(s) for the turns figures (default 4)")),
     )
     parser.add_argument(
         "--wild",
         default="any",
-        metavar="OPTION[,...]",
+        metavar=_(N_("OPTION[,...]")),
         help=_(N_("wild cards: any, opposite, jokers, a comma list, or all (default any)")),
     )
     parser.add_argument(
@@ -98,7 +98,11 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         help=_(N_("Monte Carlo samples per figure (default 20000)")),
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help=_(N_("seed of the Monte Carlo samples (default 0)"))
+        "--seed",
+        type=int,
+        default=0,
+        metavar=_(N_("SEED")),
+        help=_(N_("seed of the Monte Carlo samples (default 0)")),
     )
     parser.add_argument(
         "--royal-high", action="store_true", help=_(N_("Royal Flush above Five of a Kind (R5.8)"))

@@ -4,24 +4,35 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from paiute.cli.common import add_rule_arguments, args_translator, rule_options
-from paiute.errors import N_, PaiuteError
+from paiute.cli.common import (
+    add_rule_arguments,
+    args_translator,
+    check_output_dir,
+    non_negative_seconds,
+    rule_options,
+)
+from paiute.errors import N_, IllegalActionError, InputError, PaiuteError, RecordError
 from paiute.i18n import Translator, translator
 from paiute.players import make_player, parse_spec
+from paiute.record import MAX_NAME
 from paiute.rules import RuleSet
 from paiute.tui.session import (
     DEFAULT_CHIPS,
     DEFAULT_HINT,
     PlayConfig,
+    SavedMatch,
     SeatSpec,
     Session,
     data_dir,
-    latest_unfinished,
+    find_match,
+    saved_matches,
 )
 
 __all__ = ["build_config", "register", "run"]
@@ -30,21 +41,35 @@ _EPILOG = N_("""\
 The full-screen game needs a terminal (at least 80x24); --plain plays line by line over any
 stream: it prints the table and reads commands (s, d, x CARD or a number, c, c CARD, c6, h,
 ?, q). Every match is saved as a paiute-record/1 file in the user's data directory (or
-$PAIUTE_DATA_DIR, or --data-dir) after every deal; --resume continues the latest unfinished
-one (or FILE), and `paiute replay FILE --watch` steps through it.
+$PAIUTE_DATA_DIR, or --data-dir) once you have played a turn, then after every turn and deal.
+--list shows the saved matches with their IDs; --resume ID continues one (or --resume FILE);
+--resume alone continues the unfinished match when there is only one. `paiute replay FILE
+--watch` steps through a saved match.
 
+""")
+_EPILOG_SEATS = N_("""\
+Seats: --players N, else 3 (or the people and the --bots listed, when they are more); the
+--bots specs are repeated to fill the seats left after the people, so --bots ismcts plays
+you against two ismcts bots and --players 2 --bots ismcts heads-up.
+
+""")
+_EPILOG_EXAMPLES = N_("""\
 examples:
   paiute play                                   you against two greedy bots
   paiute play --bots ismcts:ms=200,greedy --name Ana
   paiute play --plain --seed 1 --bots random    line by line, the same deals every time
   paiute play --preset gamerules --option royal_high=on --stake 5
   paiute play --hotseat 2 --name Ana --name Bo --bots greedy
-  paiute play --resume
+  paiute play --list                            the saved matches and their IDs
+  paiute play --resume 20261201-210000-a1b2c3   continue one of them
 """)
+
 
 _BOT_NAMES = {"mc": "MC", "ismcts": "ISMCTS"}
 #: Pause after each bot action in the full-screen game, seconds (--delay).
 DEFAULT_DELAY = 0.5
+#: Seats at the table without --players (more when the people and the bots listed need them).
+DEFAULT_SEATS = 3
 
 
 def register(commands: Any, tr: Translator | None = None) -> None:
@@ -59,11 +84,14 @@ def register(commands: Any, tr: Translator | None = None) -> None:
                 "on one screen (--hotseat). Full-screen with keyboard and mouse, or --plain."
             )
         ),
-        epilog=_(_EPILOG),
+        epilog=_(_EPILOG) + _(_EPILOG_SEATS) + _(_EPILOG_EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--players", type=int, metavar="N", help=_(N_("seats at the table (default: people + bots)"))
+        "--players",
+        type=int,
+        metavar="N",
+        help=_(N_("seats at the table (default 3, or the people and the --bots listed when they are more)")),
     )
     parser.add_argument(
         "--bots",
@@ -83,13 +111,21 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         "--chips",
         type=int,
         default=DEFAULT_CHIPS,
+        metavar=_(N_("CHIPS")),
         help=_(N_("chips each player starts with (default {chips})"), chips=DEFAULT_CHIPS),
     )
     parser.add_argument(
-        "--seed", type=int, help=_(N_("reproducible deals (default: a secure shuffle, R10.1)"))
+        "--seed",
+        type=int,
+        metavar=_(N_("SEED")),
+        help=_(N_("reproducible deals (default: a secure shuffle, R10.1)")),
     )
     parser.add_argument(
-        "--name", action="append", default=[], help=_(N_("your name (repeat it for each --hotseat player)"))
+        "--name",
+        action="append",
+        default=[],
+        metavar=_(N_("NAME")),
+        help=_(N_("your name (repeat it for each --hotseat player)")),
     )
     parser.add_argument(
         "--hotseat",
@@ -102,7 +138,7 @@ def register(commands: Any, tr: Translator | None = None) -> None:
     )
     parser.add_argument(
         "--delay",
-        type=float,
+        type=non_negative_seconds(tr),
         metavar=_(N_("SECONDS")),
         help=_(N_("pause after each bot action (default {delay}, 0 with --plain)"), delay=DEFAULT_DELAY),
     )
@@ -123,14 +159,18 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         "--resume",
         nargs="?",
         const="",
-        metavar=_(N_("FILE")),
+        metavar=_(N_("ID|FILE")),
         help=_(
             N_(
-                "continue the latest unfinished match, or the one saved in FILE (its seats, rules and "
-                "seed are the saved ones)"
+                "continue a saved match: its ID (see --list) or its FILE; alone, the only unfinished "
+                "one (its seats, rules and seed are the saved ones)"
             )
         ),
     )
+    parser.add_argument(
+        "--list", action="store_true", help=_(N_("list the saved matches, the latest first, and exit"))
+    )
+    parser.add_argument("--json", action="store_true", help=_(N_("with --list: one JSON object")))
     parser.add_argument(
         "--data-dir",
         type=Path,
@@ -152,6 +192,11 @@ def build_config(args: argparse.Namespace) -> PlayConfig:
     humans = max(args.hotseat, len(args.name), 1)
     if args.hotseat < 1:
         raise PaiuteError(N_("--hotseat {n}: at least one person plays"), n=args.hotseat)
+    for name in args.name:
+        if not name.isprintable() or not 0 < len(name.strip()) <= MAX_NAME:
+            raise PaiuteError(
+                N_("--name {name!r}: a name is 1 to {limit} printable characters"), name=name, limit=MAX_NAME
+            )
     specs = [spec.strip() for spec in (args.bots or "").split(",") if spec.strip()]
     if args.players is not None:
         bot_seats = args.players - humans
@@ -162,7 +207,9 @@ def build_config(args: argparse.Namespace) -> PlayConfig:
                 people=humans,
             )
     else:
-        bot_seats = len(specs) if specs else max(0, 3 - humans)
+        # Three seats unless more are named: one bot spec fills every bot seat (never a
+        # heads-up game by surprise; --players 2 asks for one).
+        bot_seats = max(DEFAULT_SEATS, humans + len(specs)) - humans
     if bot_seats and not specs:
         specs = ["greedy"]
     if len(specs) > bot_seats:
@@ -213,7 +260,103 @@ def _matches_dir(args: argparse.Namespace) -> Path:
     return (args.data_dir if args.data_dir is not None else data_dir()) / "matches"
 
 
+def _prepare_matches_dir(args: argparse.Namespace) -> Path:
+    """The matches folder, made now and checked writable before anything is played. The
+    default data directory is made with its parents (the platform's place for it); --data-dir
+    DIR only when DIR's parent exists (never a silent chain of new folders)."""
+    if args.data_dir is not None:
+        check_output_dir(args.data_dir)
+        return check_output_dir(args.data_dir / "matches")
+    return check_output_dir(_matches_dir(args), parents=True)
+
+
+def _when(stamp: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
+
+
+def _list(args: argparse.Namespace) -> int:
+    tr = args_translator(args)
+    directory = _matches_dir(args)
+    matches = saved_matches(directory)
+    if args.json:  # machine-readable: never translated
+        print(json.dumps({"directory": str(directory), "matches": [match.to_json() for match in matches]}))
+        return 0
+    if not matches:
+        print(tr.gettext(N_("no saved matches in {path}"), path=str(directory)))
+        return 0
+    for match in matches:
+        template = (
+            N_("{id}  {when}  {players}  deals {deals}, finished")
+            if match.finished
+            else N_("{id}  {when}  {players}  deals {deals}, unfinished")
+        )
+        print(
+            tr.gettext(
+                template,
+                id=match.id,
+                when=_when(match.updated),
+                players=", ".join(match.players),
+                deals=match.deals,
+            )
+        )
+    print(tr.gettext(N_("continue one with: paiute play --resume ID")))
+    return 0
+
+
+def _unfinished(args: argparse.Namespace) -> list[SavedMatch]:
+    return [match for match in saved_matches(_matches_dir(args)) if not match.finished]
+
+
+def _resume_target(args: argparse.Namespace) -> Path:
+    """The record that --resume names: a FILE, an ID, or alone the only unfinished match."""
+    tr = args_translator(args)
+    if args.resume:
+        path = Path(args.resume)
+        if path.suffix == ".json" or path.exists() or "/" in args.resume:
+            return path
+        return find_match(_matches_dir(args), args.resume)
+    unfinished = _unfinished(args)
+    if not unfinished:
+        raise InputError(N_("no unfinished match to resume in {path}"), path=str(_matches_dir(args)))
+    if len(unfinished) > 1:
+        raise InputError(
+            N_(
+                "{n} unfinished matches in {path}: choose one with paiute play --resume ID (paiute play --list)"
+            ),
+            n=len(unfinished),
+            path=str(_matches_dir(args)),
+        )
+    chosen = unfinished[0]
+    print(
+        tr.gettext(N_("resuming match {id}, saved {when}"), id=chosen.id, when=_when(chosen.updated)),
+        file=sys.stderr,
+    )
+    return chosen.path
+
+
+def _mention_unfinished(args: argparse.Namespace) -> None:
+    """Say, before a new match starts, that unfinished ones are kept and how to go back."""
+    unfinished = _unfinished(args)
+    if unfinished:
+        tr = args_translator(args)
+        print(
+            tr.ngettext(
+                "note: {n} unfinished match is saved ({id}, {when}): paiute play --resume {id}",
+                "note: {n} unfinished matches are saved, the latest {id} ({when}): paiute play --resume "
+                "{id}; paiute play --list shows them all",
+                len(unfinished),
+                id=unfinished[0].id,
+                when=_when(unfinished[0].updated),
+            ),
+            file=sys.stderr,
+        )
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.list:
+        return _list(args)
+    if args.json:
+        raise InputError(N_("--json goes with --list"))
     config = build_config(args)
     if not args.plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(
@@ -229,19 +372,26 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not args.plain and importlib.util.find_spec("textual") is None:
         raise PaiuteError(N_("the full-screen game needs Textual: pip install 'paiute[tui]', or use --plain"))
-    directory = None if args.no_save else _matches_dir(args)
     if args.resume is not None:
-        if args.resume:
-            path = Path(args.resume)
-        else:
-            found = latest_unfinished(_matches_dir(args))
-            if found is None:
-                raise PaiuteError(N_("no unfinished match to resume in {path}"), path=str(_matches_dir(args)))
-            path = found
-        session = Session.resume(path, config)
+        path = _resume_target(args)
+        try:
+            session = Session.resume(path, config)
+        except (RecordError, IllegalActionError) as error:
+            tr = args_translator(args)
+            print(
+                tr.gettext(
+                    N_("paiute play: invalid record {path!r}: {message}"),
+                    path=str(path),
+                    message=tr.explain(error),
+                ),
+                file=sys.stderr,
+            )
+            return 1
         if args.no_save:
             session.path = None
     else:
+        directory = None if args.no_save else _prepare_matches_dir(args)
+        _mention_unfinished(args)
         session = Session.new(config, directory)
     try:
         return _play(session, args)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from paiute.cards import format_cards
+from paiute.cli.common import add_record_arguments, read_record
 from paiute.errors import N_, RecordError
 from paiute.i18n import Translator, translator
-from paiute.record import Record, Replay, ReplayError, load
+from paiute.record import Record, Replay, ReplayError
 
 _EPILOG = N_("""\
 Each deal is re-created from the record's decks and rebuilt stocks, action by action. The
@@ -29,6 +29,13 @@ examples:
   cat match.json | paiute replay -
   paiute replay match.json --watch              step through it in the terminal
 """)
+_EPILOG_INPUT = N_("""\
+Exit status 2 for a usage error: a missing file, a directory, JSON lines without --match. A
+file of JSON lines (paiute tournament --records) holds one record a line: --match K reads
+line K, from 0. A record input is at most 16 MiB, nested at most 32 levels, with numbers of
+at most 24 digits; a file over the size is refused before it is read.
+  paiute replay games.jsonl --match 3           the fourth record of a JSON-lines file
+""")
 
 
 def register(commands: Any, tr: Translator | None = None) -> None:
@@ -42,10 +49,10 @@ def register(commands: Any, tr: Translator | None = None) -> None:
                 "the winners, the balances and the pot."
             )
         ),
-        epilog=_(_EPILOG),
+        epilog=_(_EPILOG) + "\n" + _(_EPILOG_INPUT),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", metavar=_(N_("FILE")), help=_(N_("the record file, or - for standard input")))
+    add_record_arguments(parser, tr)
     parser.add_argument("--json", action="store_true", help=_(N_("print the result as one JSON object")))
     parser.add_argument(
         "--watch",
@@ -59,10 +66,10 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "watch", False):
         from paiute.tui.launch import run_watch
 
-        return run_watch(args.file, getattr(args, "translator", None))
+        return run_watch(args.file, getattr(args, "translator", None), match=args.match)
     tr: Translator = getattr(args, "translator", None) or translator()
     try:
-        record = Record.loads(sys.stdin.buffer.read()) if args.file == "-" else load(args.file)
+        record = read_record(args.file, args.match)
         replay = record.replay()
     except ReplayError as error:
         return _fail({"ok": False, "error": error.to_json()}, tr.explain(error), args.json, tr)

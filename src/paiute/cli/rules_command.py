@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from paiute.cli.common import add_rule_arguments, rules_from_arguments
+from paiute.cli.common import add_rule_arguments, option_value_text, rules_from_arguments
 from paiute.errors import N_
 from paiute.i18n import Translator, translator
 from paiute.rules import OPTIONS, RuleSet
@@ -57,8 +57,4 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _show(value: object, tr: Translator) -> str:
-    if isinstance(value, bool):
-        return tr.pgettext("option value", "on") if value else tr.pgettext("option value", "off")
-    if isinstance(value, int):
-        return tr.number(value)
-    return str(value)
+    return option_value_text(value, tr)

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from paiute.cli.common import check_output_dir
 from paiute.errors import N_, PaiuteError
 from paiute.i18n import Translator, translator
 
@@ -60,17 +61,21 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "--host", default=DEFAULT_HOST, help=_(N_("address to listen on (default {host})"), host=DEFAULT_HOST)
+        "--host",
+        default=DEFAULT_HOST,
+        metavar=_(N_("HOST")),
+        help=_(N_("address to listen on (default {host})"), host=DEFAULT_HOST),
     )
     parser.add_argument(
         "--port",
         type=int,
         default=DEFAULT_PORT,
+        metavar=_(N_("PORT")),
         help=_(N_("port to listen on, 0 for any free one (default {port})"), port=str(DEFAULT_PORT)),
     )
     parser.add_argument(
         "--db",
-        metavar="URL",
+        metavar=_(N_("URL")),
         help=_(N_("database URL: sqlite:///PATH or postgresql://... (default: SQLite)")),
     )
     parser.add_argument(
@@ -97,7 +102,7 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         "--rate-limit",
         type=float,
         default=20.0,
-        metavar="PER_SECOND",
+        metavar=_(N_("PER_SECOND")),
         help=_(
             N_(
                 "messages a second one WebSocket connection, or one token's requests, may send "
@@ -118,11 +123,12 @@ def database_url(db: str | None, data_dir: Path | None) -> str:
     """The database to use: ``--db``, else an SQLite file in the data directory."""
     if db:
         return db
-    directory = data_dir if data_dir is not None else _default_data_dir()
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise PaiuteError(f"cannot create the data directory {str(directory)!r}: {error.strerror}") from None
+    # Checked writable now, before the server starts; --data-dir DIR is made only when its
+    # parent exists (never a silent chain of folders), the default with its parents.
+    if data_dir is not None:
+        directory = check_output_dir(data_dir)
+    else:
+        directory = check_output_dir(_default_data_dir(), parents=True)
     return f"sqlite:///{(directory / DATABASE_FILE).resolve()}"
 
 

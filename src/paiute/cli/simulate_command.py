@@ -10,11 +10,19 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from paiute.cli.common import add_rule_arguments, args_translator, localized_digits, rule_options
+from paiute.cli.common import (
+    add_rule_arguments,
+    args_translator,
+    check_output_dir,
+    localized_digits,
+    option_value_text,
+    rule_options,
+    stop_on_interrupt,
+)
 from paiute.errors import N_, PaiuteError
 from paiute.i18n import Translator, translator
 from paiute.odds import category_order
-from paiute.parallel import BACKENDS, default_workers
+from paiute.parallel import BACKENDS, default_workers, ray_cluster
 from paiute.rules import MAX_SEATS, MIN_PLAYERS, RuleSet
 from paiute.simulate import (
     Comparison,
@@ -89,13 +97,17 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         "--bots",
         action="append",
         default=[],
-        metavar="SPEC[,SPEC...]",
+        metavar=_(N_("SPEC[,SPEC...]")),
         help=_(N_("bot for every seat, or one per seat (default random)")),
     )
-    parser.add_argument("--seed", type=int, default=0, help=_(N_("seed of the run (default 0)")))
+    parser.add_argument(
+        "--seed", type=int, default=0, metavar=_(N_("SEED")), help=_(N_("seed of the run (default 0)"))
+    )
     add_rule_arguments(parser, tr)
     parser.add_argument(
-        "--compare", metavar="OPTION[=V1,V2...]", help=_(N_("run each value of an option on the same seeds"))
+        "--compare",
+        metavar=_(N_("OPTION[=V1,V2...]")),
+        help=_(N_("run each value of an option on the same seeds")),
     )
     parser.add_argument(
         "--workers",
@@ -111,10 +123,12 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         help=_(N_("local processes (default) or a Ray cluster")),
     )
     parser.add_argument(
-        "--address", metavar="ADDR", help=_(N_("the Ray cluster to use (with --backend ray)"))
+        "--address", metavar=_(N_("ADDR")), help=_(N_("the Ray cluster to use (with --backend ray)"))
     )
     parser.add_argument("--json", action="store_true", help=_(N_("print the results as one JSON object")))
-    parser.add_argument("--plot", metavar="DIR", help=_(N_("write PNG charts into DIR (needs matplotlib)")))
+    parser.add_argument(
+        "--plot", metavar=_(N_("DIR")), help=_(N_("write PNG charts into DIR (needs matplotlib)"))
+    )
     parser.add_argument("--quiet", action="store_true", help=_(N_("no progress bar")))
     parser.set_defaults(run=run)
 
@@ -151,15 +165,29 @@ def run(args: argparse.Namespace) -> int:
         require_sim_extra("rich", "paiute simulate")
     if args.plot:
         require_sim_extra("matplotlib", "--plot")
+        check_output_dir(args.plot)  # before the run, not after its report
     total = args.deals * (len(comparison[1]) if comparison else 1)
     started = time.perf_counter()
     result: SimulationReport | Comparison
-    with _progress(total, quiet=args.quiet) as advance:
+    with (
+        _backend(args.backend, args.address, workers, tr),
+        _progress(total, quiet=args.quiet) as advance,
+        stop_on_interrupt() as stop,
+    ):
         if comparison is None:
-            result = simulate(config, args.deals, workers=workers, progress=advance, **where)
+            result = simulate(
+                config, args.deals, workers=workers, progress=advance, stop=stop.is_set, **where
+            )
         else:
             result = compare(
-                config, comparison[0], comparison[1], args.deals, workers=workers, progress=advance, **where
+                config,
+                comparison[0],
+                comparison[1],
+                args.deals,
+                workers=workers,
+                progress=advance,
+                stop=stop.is_set,
+                **where,
             )
     elapsed = time.perf_counter() - started
     interrupted = result.interrupted
@@ -182,6 +210,18 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 130 if interrupted else 0
+
+
+@contextmanager
+def _backend(backend: str, address: str | None, workers: int, tr: Translator) -> Iterator[None]:
+    """With --backend ray: the cluster joined (--address) or a private local one, said on
+    standard error, for the whole run."""
+    if backend != "ray":
+        yield
+        return
+    with ray_cluster(address, workers) as where:
+        print(tr.message(where), file=sys.stderr)
+        yield
 
 
 @contextmanager
@@ -413,7 +453,7 @@ def _print_comparison(result: Comparison, elapsed: float, tr: Translator) -> Non
     console = _console()
     base = result.reports[0]
     console.print(_header(base, elapsed, tr, option=result.option))
-    values = [str(value) for value in result.values]
+    values = [option_value_text(value, tr) for value in result.values]
     estimates = [report.estimates() for report in result.reports]
     effects = result.effects()
     table = Table(

@@ -3,17 +3,33 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from paiute.cli.common import add_rule_arguments, args_translator, localized_digits, rules_from_arguments
+from paiute.cli.common import (
+    add_rule_arguments,
+    args_translator,
+    check_output_file,
+    localized_digits,
+    rules_from_arguments,
+    stop_on_interrupt,
+)
 from paiute.combos import Category
 from paiute.errors import N_
 from paiute.i18n import Translator, translator
-from paiute.tournament import BACKENDS, SEATINGS, TournamentError, TournamentResult, run_tournament, seatings
+from paiute.parallel import ray_cluster
+from paiute.tournament import (
+    BACKENDS,
+    SEATINGS,
+    TournamentError,
+    TournamentResult,
+    run_tournament,
+    seating_count,
+)
 
 _EPILOG = N_("""\
 How it is played:
@@ -33,10 +49,14 @@ What it reports, per bot (a bot at several seats of a deal counts each seat as a
   shared), the calls it made by combination, and an openskill Plackett-Luce rating from the
   deals that were not dead, the seats ranked by chips won (ordinal = mu - 3 sigma).
 
-Records: every deal is written to a JSON-lines file (default paiute-tournament-SEED.jsonl),
-  one paiute-record/1 record per line (see RECORD.md), board after board, each board's
-  seatings in turn; the players are named after the bots. Ctrl-C stops the tournament: the
-  boards that finished are reported (marked interrupted), saved, and the exit status is 130.
+""")
+_EPILOG_RECORDS = N_("""\
+Records: with --records FILE every deal is written to FILE as JSON lines, one
+  paiute-record/1 record per line (see RECORD.md), board after board, each board's seatings
+  in turn; the players are named after the bots; paiute replay FILE --match K reads line K.
+  Without --records nothing is written. FILE's folder must exist; it is checked before the
+  first deal. Ctrl-C stops the tournament: the boards that finished are reported (marked
+  interrupted), saved, and the exit status is 130.
 
 """)
 # The --json example is not translated (JSON is the same in every language), only its heading.
@@ -90,11 +110,15 @@ def register(commands: Any, tr: Translator | None = None) -> None:
             N_(
                 "Play a duplicate tournament between two or more bots (player specs such as "
                 "random or random:seed=3): every seating of the bots plays the same shuffled packs. "
-                "Reports, per bot, chips won per deal with a 95%% confidence interval, the win rate, "
+                "Reports, per bot, chips won per deal with a {level} confidence interval, the win rate, "
                 "the calls by combination and a rating."
-            )
+            ),
+            level=tr.number(95) + "%",
         ),
-        epilog=_(_EPILOG, level=tr.number(95) + "%") + _(_EPILOG_JSON) + _(_EPILOG_EXAMPLES),
+        epilog=_(_EPILOG, level=tr.number(95) + "%")
+        + _(_EPILOG_RECORDS)
+        + _(_EPILOG_JSON)
+        + _(_EPILOG_EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -129,7 +153,7 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         help=_(N_("local processes (default) or a Ray cluster")),
     )
     parser.add_argument(
-        "--address", metavar="ADDR", help=_(N_("the Ray cluster (default: start a local one)"))
+        "--address", metavar=_(N_("ADDR")), help=_(N_("the Ray cluster (default: start a local one)"))
     )
     parser.add_argument("--seed", type=int, metavar="S", help=_(N_("fixes every deck, rebuild and bot seed")))
     add_rule_arguments(parser, tr)
@@ -137,11 +161,24 @@ def register(commands: Any, tr: Translator | None = None) -> None:
     records.add_argument(
         "--records",
         metavar=_(N_("FILE")),
-        help=_(N_("where to save every deal (default paiute-tournament-SEED.jsonl)")),
+        help=_(N_("save every deal to FILE, one record per line (default: save nothing)")),
     )
-    records.add_argument("--no-records", action="store_true", help=_(N_("save no records")))
+    # Saving nothing is the default now; the option stays so that older scripts still run.
+    records.add_argument("--no-records", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help=_(N_("print the results as one JSON object")))
     parser.set_defaults(run=run)
+
+
+@contextlib.contextmanager
+def _backend(backend: str, address: str | None, workers: int | None, tr: Translator) -> Iterator[None]:
+    """With --backend ray: the cluster joined (--address) or a private local one, said on
+    standard error, for the whole run."""
+    if backend != "ray":
+        yield
+        return
+    with ray_cluster(address, workers) as where:
+        print(tr.message(where), file=sys.stderr)
+        yield
 
 
 def _rich() -> Any:
@@ -165,9 +202,12 @@ def run(args: argparse.Namespace) -> int:
     if args.address is not None and args.backend != "ray":
         raise TournamentError(N_("--address needs --backend ray"))
     players = args.players if args.players is not None else len(args.bots)
-    total = args.deals * len(seatings(len(args.bots), players, args.seating))
+    # Every count is checked before any work (R2.1 first: 12 seats would have 479 million
+    # seatings), and the seatings are counted, not listed.
+    rules.check_players(players)
+    total = args.deals * seating_count(len(args.bots), players, args.seating)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
-    path = None if args.no_records else (args.records or f"paiute-tournament-{seed}.jsonl")
+    path = None if args.records is None else str(check_output_file(args.records))
 
     errors = rich.console.Console(stderr=True)
     columns = (
@@ -179,7 +219,11 @@ def run(args: argparse.Namespace) -> int:
         rich.progress.TextColumn("ETA"),
         rich.progress.TimeRemainingColumn(),
     )
-    with rich.progress.Progress(*columns, console=errors, disable=not errors.is_terminal) as bar:
+    with (
+        _backend(args.backend, args.address, args.workers, tr),
+        stop_on_interrupt() as stop,
+        rich.progress.Progress(*columns, console=errors, disable=not errors.is_terminal) as bar,
+    ):
         task = bar.add_task(tr.gettext(N_("tournament")), total=total)
 
         def progress(done: int, deals: int) -> None:
@@ -197,6 +241,7 @@ def run(args: argparse.Namespace) -> int:
             address=args.address,
             records=path,
             progress=progress,
+            stop=stop,
         )
     if args.json:
         print(json.dumps({**result.to_json(), "records": result.records_path}))
@@ -227,9 +272,36 @@ _SHORT = {
 _LEGEND = N_("calls: 5K five of a kind, RF royal flush, SF straight flush, 4/2 four/two, 3/3 three/three")
 
 
-def _calls(calls: dict[str, int], tr: Translator) -> str:
-    shown = [f"{_SHORT[c]} {tr.number(calls[c.value])}" for c in reversed(Category) if calls.get(c.value)]
-    return " ".join(shown) or "-"
+def _calls(calls: dict[str, int], tr: Translator) -> list[str]:
+    """The calls of a bot as label-count pairs ("SF 3", "4/2 12"), the highest first."""
+    return [f"{_SHORT[c]} {tr.number(calls[c.value])}" for c in reversed(Category) if calls.get(c.value)] or [
+        "-"
+    ]
+
+
+class _Pairs:
+    """A table cell of short phrases that wraps only between them, never inside one (rich
+    wraps at any space, which would part "4/2" from its count)."""
+
+    def __init__(self, phrases: list[str]) -> None:
+        self.phrases = phrases
+
+    def __rich_measure__(self, console: Any, options: Any) -> Any:
+        from rich.measure import Measurement
+
+        return Measurement(max(map(len, self.phrases)), len(" ".join(self.phrases)))
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from rich.text import Text
+
+        line = ""
+        for phrase in self.phrases:
+            if line and len(line) + 1 + len(phrase) > options.max_width:
+                yield Text(line, no_wrap=True, overflow="ellipsis")
+                line = phrase
+            else:
+                line = f"{line} {phrase}" if line else phrase
+        yield Text(line, no_wrap=True, overflow="ellipsis")
 
 
 def _print(rich: Any, result: TournamentResult, tr: Translator) -> None:
@@ -259,7 +331,7 @@ def _print(rich: Any, result: TournamentResult, tr: Translator) -> None:
             tr.number(bot.deals),
             localized_digits(chips, tr),
             localized_digits(f"{bot.win_rate:.1%}", tr),
-            _calls(bot.calls, tr),
+            _Pairs(_calls(bot.calls, tr)),
             localized_digits(f"{bot.rating['mu']:.1f} ± {bot.rating['sigma']:.1f}", tr),
         )
     rules = " ".join(f"{key}={value}" for key, value in config.rules.to_dict().items())
@@ -274,12 +346,12 @@ def _print(rich: Any, result: TournamentResult, tr: Translator) -> None:
         "seconds": localized_digits(f"{result.elapsed:.1f}", tr),
     }
     if result.workers:
-        summary = _(
-            N_(
-                "{boards} boards x {seatings} seatings ({seating}) = {deals} deals; dead deals {dead}; "
-                "seed {seed}; {rules}; {seconds} s on {workers} workers"
-            ),
-            workers=result.workers,
+        summary = tr.ngettext(
+            "{boards} boards x {seatings} seatings ({seating}) = {deals} deals; dead deals {dead}; "
+            "seed {seed}; {rules}; {seconds} s on {n} worker",
+            "{boards} boards x {seatings} seatings ({seating}) = {deals} deals; dead deals {dead}; "
+            "seed {seed}; {rules}; {seconds} s on {n} workers",
+            result.workers,
             **params,
         )
     else:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
+from paiute.cli.common import add_record_arguments, read_record
 from paiute.errors import N_, RecordError
 from paiute.fairness import verify_record
 from paiute.i18n import Translator, translator
-from paiute.record import Record, ReplayError, load
+from paiute.record import ReplayError
 
 _EPILOG = N_("""\
 A server game commits to each shuffled pack before the cut and to each rebuilt stock, and
@@ -26,6 +26,12 @@ examples:
   paiute verify match.json
   curl -s http://127.0.0.1:8000/api/tables/ID/record | paiute verify -
 """)
+_EPILOG_PROOFS = N_("""\
+Only games dealt by paiute serve carry these proofs. A record of paiute play or paiute
+tournament has none: verify says so and exits 1, as git verify-commit does for an unsigned
+commit (nothing was verified); --json then gives "proofs": false. Exit status 2 for a usage
+error (a missing file, JSON lines without --match).
+""")
 
 
 def register(commands: Any, tr: Translator | None = None) -> None:
@@ -39,10 +45,10 @@ def register(commands: Any, tr: Translator | None = None) -> None:
                 "shuffle, the cut and the committed stock rebuilds."
             )
         ),
-        epilog=_(_EPILOG),
+        epilog=_(_EPILOG) + "\n" + _(_EPILOG_PROOFS),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", metavar=_(N_("FILE")), help=_(N_("the record file, or - for standard input")))
+    add_record_arguments(parser, tr)
     parser.add_argument("--json", action="store_true", help=_(N_("print the result as one JSON object")))
     parser.set_defaults(run=run)
 
@@ -51,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     tr: Translator = getattr(args, "translator", None) or translator()
     _ = tr.gettext
     try:
-        record = Record.loads(sys.stdin.buffer.read()) if args.file == "-" else load(args.file)
+        record = read_record(args.file, args.match)
         record.replay()
     except (ReplayError, RecordError) as error:
         if args.json:
@@ -60,11 +66,25 @@ def run(args: argparse.Namespace) -> int:
             print(_(N_("invalid record: {message}"), message=tr.explain(error)))
         return 1
     results = verify_record(record)
+    proofs = any(deal.commitment is not None for deal in record.deals)
     ok = bool(results) and all(not problems for _, problems in results)
     if args.json:
         deals = [{"deal": i, "verified": not problems, "problems": problems} for i, problems in results]
-        print(json.dumps({"ok": ok, "deals": deals}))
+        print(json.dumps({"ok": ok, "proofs": proofs, "deals": deals}))
         return 0 if ok else 1
+    if results and not proofs:
+        print(
+            tr.ngettext(
+                "nothing to verify: the record's {n} deal carries no fair-deal proof. Only games dealt by "
+                "paiute serve commit to their shuffles (R10.2); a game of paiute play or paiute tournament "
+                "has none. paiute replay checks that it follows the rules.",
+                "nothing to verify: none of the record's {n} deals carries a fair-deal proof. Only games "
+                "dealt by paiute serve commit to their shuffles (R10.2); a game of paiute play or paiute "
+                "tournament has none. paiute replay checks that it follows the rules.",
+                len(results),
+            )
+        )
+        return 1
     if not results:
         print(_(N_("the record has no deals to verify")))
     for index, problems in results:

@@ -241,11 +241,11 @@ class PlayApp(MinimumSize, App[int]):
         deals = session.deal_number
         if quit:
             ended = tr.ngettext(
-                "You left the match after {n} deal(s).", "You left the match after {n} deal(s).", deals
+                "You left the match after {n} deal.", "You left the match after {n} deals.", deals
             )
         else:
             ended = tr.ngettext(
-                "The match is over after {n} deal(s).", "The match is over after {n} deal(s).", deals
+                "The match is over after {n} deal.", "The match is over after {n} deals.", deals
             )
         lines = [ended, ""]
         out = session.out_of_chips()
@@ -264,10 +264,12 @@ class PlayApp(MinimumSize, App[int]):
                 )
             )
         lines.append(tr.gettext(N_("  pot {pot}"), pot=session.match.pot))
-        if session.path is not None:
-            lines += ["", tr.gettext(N_("Saved to {path}"), path=str(session.path))]
+        if session.saved_path is not None:
+            lines += ["", tr.gettext(N_("Saved to {path}"), path=str(session.saved_path))]
             if not session.finished:
-                lines.append(tr.gettext(N_("Continue it with: paiute play --resume")))
+                lines.append(
+                    tr.gettext(N_("Continue it with: paiute play --resume {id}"), id=session.match_id)
+                )
         self.farewell = [line for line in lines if line]
         if not show:
             self.exit(0)

@@ -6,14 +6,14 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from paiute.errors import N_, PaiuteError
+from paiute.errors import N_, InputError, PaiuteError
 from paiute.i18n import Translator, translator
 from paiute.record import load
 
 __all__ = ["run_watch"]
 
 
-def run_watch(file: str, tr: Translator | None = None) -> int:
+def run_watch(file: str, tr: Translator | None = None, *, match: int | None = None) -> int:
     """``paiute replay FILE --watch``: needs a terminal, Textual and a file (not standard input)."""
     tr = tr or translator()
     if file == "-":
@@ -34,7 +34,9 @@ def run_watch(file: str, tr: Translator | None = None) -> int:
     from paiute.tui.watch import WatchApp
 
     try:
-        app = WatchApp(load(Path(file)), tr=tr)
+        app = WatchApp(load(Path(file), match=match), tr=tr)
+    except InputError:  # a missing file, a directory, no --match: a usage error (exit 2)
+        raise
     except PaiuteError as error:  # a malformed record, or an action that breaks a rule
         print(tr.gettext(N_("invalid record: {error}"), error=tr.explain(error)))
         return 1

@@ -386,7 +386,7 @@ class PlainUI:
             deals = session.deal_number
             self.say(
                 tr.ngettext(
-                    "You left the match after {n} deal(s).", "You left the match after {n} deal(s).", deals
+                    "You left the match after {n} deal.", "You left the match after {n} deals.", deals
                 )
             )
         if out and not session.in_deal:
@@ -394,10 +394,10 @@ class PlainUI:
             self.say(tr.gettext(N_("Match over: {who} out of chips."), who=who))
         chips = describe.chip_changes(names, session.match.initial_balances, session.match.balances, tr)
         self.say(tr.gettext(N_("Chips: {changes}; pot {pot}."), changes=chips, pot=session.match.pot))
-        if session.path is not None:
-            self.say(tr.gettext(N_("Saved to {path}"), path=str(session.path)))
+        if session.saved_path is not None:
+            self.say(tr.gettext(N_("Saved to {path}"), path=str(session.saved_path)))
             if not session.finished:
-                self.say(tr.gettext(N_("Continue it with: paiute play --resume")))
+                self.say(tr.gettext(N_("Continue it with: paiute play --resume {id}"), id=session.match_id))
 
     def _quit(self) -> None:
         self.session.save()

@@ -31,12 +31,13 @@ from paiute.actions import Action
 from paiute.cards import Card
 from paiute.chance import Chance, SecureChance, SeededChance
 from paiute.deal import Deal, Event
-from paiute.errors import N_, IllegalActionError, PaiuteError, RecordError
+from paiute.errors import N_, IllegalActionError, InputError, PaiuteError, RecordError
 from paiute.hint import DEFAULT_PLAYOUTS, Hint, hint
 from paiute.match import DealResult, Match
 from paiute.observation import Observation
 from paiute.players import Player, make_player
 from paiute.record import Record, load, save
+from paiute.record_file import parse_json, read_bytes
 from paiute.rules import RuleSet
 from paiute.showdown import Showdown, showdown
 
@@ -45,12 +46,16 @@ __all__ = [
     "DEFAULT_HINT",
     "META_FORMAT",
     "PlayConfig",
+    "SavedMatch",
     "SeatSpec",
     "Session",
     "data_dir",
     "derive_seed",
+    "find_match",
     "latest_unfinished",
+    "match_id",
     "meta_path",
+    "saved_matches",
 ]
 
 META_FORMAT = "paiute-play/1"
@@ -152,18 +157,101 @@ def meta_path(record_path: Path) -> Path:
     return record_path.with_name(record_path.stem + ".play.json")
 
 
+def match_id(record_path: Path) -> str:
+    """The name ``paiute play --list`` shows and ``--resume ID`` takes: the file's stem
+    without ``match-`` (``20261201-210000-a1b2c3``)."""
+    return record_path.stem.removeprefix("match-")
+
+
+@dataclass(frozen=True, slots=True)
+class SavedMatch:
+    """A match saved in the matches folder, as ``paiute play --list`` shows it."""
+
+    id: str
+    path: Path
+    updated: float
+    players: tuple[str, ...]
+    deals: int
+    finished: bool
+    balances: tuple[int, ...] | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "path": str(self.path),
+            "updated": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(self.updated)),
+            "players": list(self.players),
+            "deals": self.deals,
+            "finished": self.finished,
+            "balances": None if self.balances is None else list(self.balances),
+        }
+
+
+def _read_meta(path: Path) -> dict[str, object]:
+    """The play metadata beside a record, read with the record limits (it may be tampered with)."""
+    try:
+        data = parse_json(read_bytes(path))
+    except PaiuteError as error:
+        raise RecordError(N_("cannot read {path!r}: {error}"), path=str(path), error=error) from None
+    if not isinstance(data, dict) or data.get("format") != META_FORMAT:
+        raise RecordError(N_("{path!r} is not {format} metadata"), path=str(path), format=META_FORMAT)
+    return data
+
+
+def saved_matches(directory: Path) -> list[SavedMatch]:
+    """Every match saved in ``directory`` with its metadata, the latest saved first; files
+    that cannot be read are left out."""
+    found = []
+    for meta in sorted(directory.glob("*.play.json")) if directory.is_dir() else ():
+        record = meta.with_name(meta.name[: -len(".play.json")] + ".json")
+        try:
+            data = _read_meta(meta)
+            updated = record.stat().st_mtime
+            summary = data.get("summary")
+            if isinstance(summary, dict) and isinstance(summary.get("deals"), int):
+                seats = data.get("seats")
+                seat_list = seats if isinstance(seats, list) else []
+                players = tuple(str(seat.get("name")) for seat in seat_list if isinstance(seat, dict))
+                balances = summary.get("balances")
+                shown = tuple(balances) if isinstance(balances, list) else None
+                deals = summary["deals"]
+            else:  # metadata written before the summary existed: read the record itself
+                saved = load(record)
+                players, deals, shown = saved.players, len(saved.deals), None
+        except (PaiuteError, OSError):
+            continue
+        found.append(
+            SavedMatch(match_id(record), record, updated, players, deals, bool(data.get("finished")), shown)
+        )
+    return sorted(found, key=lambda match: (-match.updated, match.id))
+
+
+def find_match(directory: Path, wanted: str) -> Path:
+    """The record of the saved match ``wanted``: its ID, a unique start of it, or its random
+    last part (``a1b2c3``)."""
+    matches = saved_matches(directory)
+    exact = [match for match in matches if wanted in (match.id, match.path.stem)]
+    partial = [match for match in matches if match.id.startswith(wanted) or match.id.endswith("-" + wanted)]
+    for chosen in (exact, partial):
+        if len(chosen) == 1:
+            return chosen[0].path
+        if len(chosen) > 1:
+            raise InputError(
+                N_("{id!r} names {n} saved matches: give more of the ID (paiute play --list)"),
+                id=wanted,
+                n=len(chosen),
+            )
+    raise InputError(
+        N_("no saved match {id!r} in {path!r} (paiute play --list shows them)"),
+        id=wanted,
+        path=str(directory),
+    )
+
+
 def latest_unfinished(directory: Path) -> Path | None:
     """The most recently saved record in ``directory`` whose match has not ended."""
-    candidates: list[tuple[float, Path]] = []
-    for meta in directory.glob("*.play.json"):
-        try:
-            data = json.loads(meta.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        record = meta.with_name(meta.name[: -len(".play.json")] + ".json")
-        if isinstance(data, dict) and not data.get("finished") and record.is_file():
-            candidates.append((record.stat().st_mtime, record))
-    return max(candidates)[1] if candidates else None
+    unfinished = [match for match in saved_matches(directory) if not match.finished]
+    return unfinished[0].path if unfinished else None
 
 
 class _ResumeChance:
@@ -201,6 +289,9 @@ class Session:
         self.config = config
         self.path = path
         self.finished = False
+        # A new match is written only once a person has acted or a deal has ended: a start
+        # that is aborted (an error, a quit at once) leaves no file for --resume to pick.
+        self._worth_saving = False
         if match is None:
             chance: Chance = (
                 SecureChance() if config.seed is None else SeededChance(derive_seed(config.seed, "dealer"))
@@ -238,16 +329,7 @@ class Session:
         meta_file = meta_path(path)
         finished = False
         if meta_file.is_file():
-            try:
-                data = json.loads(meta_file.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as error:
-                raise RecordError(
-                    N_("cannot read {path!r}: {error}"), path=str(meta_file), error=str(error)
-                ) from None
-            if not isinstance(data, dict) or data.get("format") != META_FORMAT:
-                raise RecordError(
-                    N_("{path!r} is not {format} metadata"), path=str(meta_file), format=META_FORMAT
-                )
+            data = _read_meta(meta_file)
             config = PlayConfig.from_json(data, record.rules)
             finished = bool(data.get("finished"))
         elif default is not None:
@@ -279,6 +361,7 @@ class Session:
         )
         session = cls(config, path=path, match=match)
         session.finished = finished
+        session._worth_saving = True  # its file exists: keep it current
         for index, deal_record in enumerate(record.deals):
             fallback = session._deal_chance(index)
             if seed is not None:
@@ -455,12 +538,36 @@ class Session:
 
     # -- saving ---------------------------------------------------------------------------
 
+    @property
+    def saved_path(self) -> Path | None:
+        """The record file, once written (a new match is written at its first person's turn)."""
+        return self.path if self.path is not None and self._worth_saving else None
+
+    @property
+    def match_id(self) -> str | None:
+        """The ID that ``paiute play --resume ID`` takes, once the match is written."""
+        path = self.saved_path
+        return None if path is None else match_id(path)
+
+    def _has_progress(self) -> bool:
+        """A deal has ended, or a person has acted: something a crash would lose."""
+        if self.match.results:
+            return True
+        deal = self.match.deal
+        return deal is not None and any(self.is_human(event.seat) for event in deal.events)
+
     def save(self) -> None:
-        """Write the record and the play metadata (atomically); nothing without a path."""
+        """Write the record and the play metadata (atomically); nothing without a path, and
+        nothing for a new match until there is something to lose."""
         if self.path is None:
             return
+        if not self._worth_saving:
+            if not self._has_progress():
+                return
+            self._worth_saving = True
         save(Record.from_match(self.match), self.path)
-        data = {"format": META_FORMAT, **self.config.to_json(), "finished": self.finished}
+        summary = {"deals": len(self.match.deals), "balances": list(self.match.balances)}
+        data = {"format": META_FORMAT, **self.config.to_json(), "finished": self.finished, "summary": summary}
         _write_atomic(meta_path(self.path), json.dumps(data, ensure_ascii=False) + "\n")
 
 
