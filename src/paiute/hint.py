@@ -539,6 +539,8 @@ def position_before(record: Record, deal: int, action: int) -> Observation:
     :meth:`Record.replay <paiute.record.Record.replay>` raises for a record that breaks a rule.
     """
     deals = record.deals
+    if not deals:
+        raise PositionError(N_("there is no deal {deal}: the record has no deals"), deal=deal)
     if not 0 <= deal < len(deals):
         raise PositionError(
             N_("there is no deal {deal}: the record has deals 0 to {last}"), deal=deal, last=len(deals) - 1

@@ -128,7 +128,14 @@ def localized_digits(text: str, tr: Translator) -> str:
 
 #: Every command that reads a record with :func:`read_record` (the hostile-input suite of
 #: ``tests/fuzz`` runs each of them): its words before the FILE argument.
-READERS: tuple[tuple[str, ...], ...] = (("replay",), ("replay", "--json"), ("verify",), ("verify", "--json"))
+READERS: tuple[tuple[str, ...], ...] = (
+    ("replay",),
+    ("replay", "--json"),
+    ("verify",),
+    ("verify", "--json"),
+    ("hint", "--deal", "0", "--action", "0"),
+    ("hint", "--deal", "0", "--action", "0", "--json"),
+)
 
 
 def add_record_arguments(parser: argparse.ArgumentParser, tr: Translator | None = None) -> None:

@@ -7,10 +7,11 @@ import json
 import sys
 from typing import Any
 
+from paiute.cli.common import add_record_arguments, read_record
 from paiute.errors import N_, RecordError
 from paiute.hint import DEFAULT_DRAW_PLAYOUTS, DEFAULT_PLAYOUTS, PositionError, hint, position_before
 from paiute.i18n import Translator, translator
-from paiute.record import Record, ReplayError, load
+from paiute.record import ReplayError
 from paiute.tui.describe import cards_text
 from paiute.tui.hint_view import hint_lines
 
@@ -49,7 +50,7 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         epilog=_(_EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", metavar=_(N_("FILE")), help=_(N_("the record file, or - for standard input")))
+    add_record_arguments(parser, tr)
     parser.add_argument("--deal", type=int, required=True, metavar="D", help=_(N_("the deal, from 0")))
     parser.add_argument(
         "--action", type=int, required=True, metavar="K", help=_(N_("the action of the deal, from 0"))
@@ -68,7 +69,9 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         metavar="N",
         help=_(N_("playouts counting the draws left (default {n})"), n=DEFAULT_DRAW_PLAYOUTS),
     )
-    parser.add_argument("--seed", type=int, default=0, help=_(N_("seed of the playouts (default 0)")))
+    parser.add_argument(
+        "--seed", type=int, default=0, metavar=_(N_("SEED")), help=_(N_("seed of the playouts (default 0)"))
+    )
     parser.add_argument("--json", action="store_true", help=_(N_("print the result as one JSON object")))
     parser.set_defaults(run=run)
 
@@ -84,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        record = Record.loads(sys.stdin.buffer.read()) if args.file == "-" else load(args.file)
+        record = read_record(args.file, args.match)
         obs = position_before(record, args.deal, args.action)
     except PositionError as error:
         print(
