@@ -12,6 +12,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from paiute.server import Settings
+from paiute.server.limits import Limits
 
 #: Polls of a table's state before a test gives up (each waits at most a few milliseconds).
 POLLS = 20_000
@@ -29,6 +30,23 @@ def fast_settings(**changes: Any) -> Settings:
     }
     values.update(changes)
     return Settings(**values)
+
+
+def fast_limits(**changes: Any) -> Limits:
+    """No limit per address or per seat (the tests of those limits set their own)."""
+    values: dict[str, Any] = {
+        "address_rate": 1e9,
+        "address_burst": 1e9,
+        "tables_per_minute": 10**9,
+        "open_tables": 10**9,
+        "seats_per_address": 10**9,
+        "ws_per_seat": 10**9,
+        "ws_per_address": 10**9,
+        "chat_rate": 1e9,
+        "chat_burst": 1e9,
+    }
+    values.update(changes)
+    return Limits(**values)
 
 
 def auth(token: str | None) -> dict[str, str]:

@@ -136,6 +136,8 @@ export class TableSocket {
     this.closed = false;
     this.timer = setInterval(() => this.tick(), 1000);
     this.lastPing = Date.now();
+    // A private table shows itself to its seats and to its invitation link only.
+    this.invite = new URLSearchParams(location.search).get("invite");
   }
 
   url() {
@@ -149,7 +151,8 @@ export class TableSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token, since: this.version, lang: currentLanguage() }));
+      const hello = { type: "hello", token: this.token, since: this.version, lang: currentLanguage() };
+      ws.send(JSON.stringify(this.invite ? { ...hello, invite: this.invite } : hello));
     });
     ws.addEventListener("message", (event) => this.receive(event.data));
     ws.addEventListener("close", () => {
