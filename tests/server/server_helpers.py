@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import time
@@ -316,8 +317,6 @@ class ServerProcess:
 
         if self.process.poll() is None:
             self.process.terminate()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                pass
         self.kill()

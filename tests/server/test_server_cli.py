@@ -9,8 +9,8 @@ import threading
 from pathlib import Path
 
 import httpx
-from server_helpers import kill_group, reaped_popen
 import pytest
+from server_helpers import kill_group, reaped_popen
 
 from paiute.cli.main import main
 

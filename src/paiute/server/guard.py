@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hmac
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -87,7 +87,7 @@ _HEADERS = {
 }
 
 
-def client_address(scope: Scope) -> str:
+def client_address(scope: Mapping[str, Any]) -> str:
     """The client's address: the peer, or what a trusted proxy forwarded (see the module)."""
     client = scope.get("client")
     return str(client[0]) if client else "?"

@@ -37,7 +37,7 @@ class HttpProtocol(HttpToolsProtocol or object):  # type: ignore[misc]
     header_seconds = 10.0
     _header_timer: asyncio.TimerHandle | None = None
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.Transport) -> None:
         super().connection_made(transport)
         self._start_header_timer()
 
