@@ -14,13 +14,13 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import fastapi_offline
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from swagger_ui_bundle import swagger_ui_path
 
 from paiute import __version__
 from paiute.i18n import LANGUAGE_NAMES, N_, catalogue_json
@@ -81,7 +81,7 @@ def create_app(
         finally:
             await service.stop()
 
-    # /docs is served below from the swagger-ui-bundle package (no CDN: it works offline).
+    # /docs is served below from the fastapi-offline package's assets (no CDN: it works offline).
     app = FastAPI(
         title="Paiute",
         version=__version__,
@@ -215,7 +215,9 @@ def _add_pages(app: FastAPI) -> None:
         return HTMLResponse(_DOCS_PAGE)
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
-    app.mount("/docs/assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
+    # Swagger UI 5 (OpenAPI 3.1), as the fastapi-offline package ships it
+    assets = Path(fastapi_offline.__file__).resolve().parent / "static"
+    app.mount("/docs/assets", StaticFiles(directory=str(assets)), name="docs-assets")
 
 
 _DOCS_PAGE = """<!doctype html>
@@ -224,6 +226,7 @@ _DOCS_PAGE = """<!doctype html>
   <meta charset="utf-8">
   <title>Paiute - API</title>
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <link rel="icon" href="/docs/assets/favicon.png">
 </head>
 <body>
   <div id="swagger-ui"></div>
