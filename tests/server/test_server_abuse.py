@@ -194,6 +194,25 @@ def test_one_seat_on_many_connections_is_limited_as_one(server: ServerProcess) -
     bystander_answers(server, "127.0.0.54")
 
 
+def test_connections_from_one_address_are_capped(server: ServerProcess) -> None:
+    with client(server, "127.0.0.56") as http:
+        table_id, _ = new_table(http)
+
+    async def many() -> list[str]:
+        sockets, kinds = [], []
+        for _ in range(66):  # spectators: no seat needed
+            ws, first = await _hello(server, table_id, None, "127.0.0.57")
+            kinds.append(first["type"] if first["type"] == "welcome" else first["error"]["code"])
+            sockets.append(ws)
+        for ws in sockets:
+            await ws.close()
+        return kinds
+
+    kinds = asyncio.run(many())
+    assert kinds == ["welcome"] * 64 + ["rate_limited"] * 2  # the default cap per address
+    bystander_answers(server, "127.0.0.58")
+
+
 # -- 3. the Origin of every state-changing request -----------------------------------------------
 
 
@@ -319,6 +338,21 @@ def test_unfinished_headers_are_closed_and_others_are_served(server: ServerProce
     assert closed == 300
     assert waited < SECONDS
     bystander_answers(server, "127.0.0.83")
+
+
+def test_a_body_that_never_comes_is_answered_408_and_closed(server: ServerProcess) -> None:
+    host, port = server.url.removeprefix("http://").split(":")
+    with socket.create_connection(
+        (host, int(port)), timeout=SECONDS, source_address=("127.0.0.84", 0)
+    ) as sock:
+        head = f"POST /api/tables HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+        sock.sendall((head + "Content-Length: 100\r\n\r\n{").encode())
+        answer = b""
+        while chunk := sock.recv(4096):  # until the server closes the connection
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+    assert b'"code": "timeout"' in answer
+    bystander_answers(server, "127.0.0.85")
 
 
 # -- 6. private tables ------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from paiute.server.errors import ServiceError
 from paiute.server.guard import Guard, client_address, may_see
 from paiute.server.lang import client_language
 from paiute.server.limits import Limiter
+from paiute.server.names import NAME_LIMIT
 from paiute.server.service import Service, hash_token
 from paiute.server.table import BOTS
 
@@ -82,7 +83,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="ignore")
     name: str = Field("Paiute table", min_length=1, max_length=60)
-    player_name: str = Field(min_length=1, max_length=32)
+    player_name: str = Field(min_length=1, max_length=NAME_LIMIT)
     preset: Literal["pagat", "gamerules"] = "pagat"
     options: dict[OptionName, OptionValue] = Field(default_factory=dict, max_length=32)
     seats: int = Field(4, ge=2, le=8, description="2..8, checked against R2.1 (max_players)")
@@ -102,7 +103,7 @@ InviteCode = Annotated[
 
 
 class JoinTable(BaseModel):
-    name: str = Field(min_length=1, max_length=32)
+    name: str = Field(min_length=1, max_length=NAME_LIMIT)
     seat: int | None = Field(None, ge=0, le=7)
     invite: str | None = Field(None, max_length=64)
 

@@ -32,6 +32,7 @@ from paiute.server.guard import Guard, GuardMiddleware
 from paiute.server.lang import client_language
 from paiute.server.limits import BodyLimit, Limiter, Limits
 from paiute.server.migrate import upgrade
+from paiute.server.names import NAME_LIMIT
 from paiute.server.service import Service, Settings
 
 __all__ = ["create_app"]
@@ -174,6 +175,7 @@ def _add_pages(app: FastAPI) -> None:
             "lang": lang,
             "languages": LANGUAGE_NAMES,
             "catalogue": catalogue_json(lang),
+            "name_limit": NAME_LIMIT,  # the name fields' maxlength: the server's own limit
         }
         response = templates.TemplateResponse(request, name, context)
         response.headers["Content-Language"] = lang
