@@ -90,3 +90,19 @@ def test_the_lobby_keeps_names_to_the_servers_limit_and_explains_a_refusal(
     expect(error).to_be_visible(timeout=STEP_MS)
     expect(error).to_contain_text("invisible character U+3164")
     page.context.close()
+
+
+def test_a_private_table_page_without_the_invitation_says_why_and_stops(
+    browser: Browser, server: Server
+) -> None:
+    created = server.api("POST", "/api/tables", json={"player_name": "Ana", "seats": 2, "private": True})
+    table_id = created["table"]["id"]
+    page = browser.new_context().new_page()
+    page.goto(f"{server.url}/t/{table_id}")
+    expect(page.locator("#conn")).to_have_text("Not connected", timeout=STEP_MS)
+    expect(page.locator("body")).to_contain_text("this table is private")
+    invited = browser.new_context().new_page()
+    invited.goto(server.url + created["invite"])
+    invited.wait_for_selector("#app[data-version]", timeout=STEP_MS)  # the invitation shows it
+    page.context.close()
+    invited.context.close()

@@ -159,7 +159,7 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       this.welcomed = false;
-      this.status("offline");
+      this.status(this.closed ? "stopped" : "offline"); // stopped: the server said it is no use
       this.scheduleReconnect();
     });
     ws.addEventListener("error", () => {
@@ -217,8 +217,8 @@ export class TableSocket {
           this.status("online");
         }
         if (msg.error?.code === "bad_token") this.token = null;
-        // No such table: reconnecting cannot help.
-        if (msg.error?.code === "not_found" && !msg.id) this.closed = true;
+        // No such table, or a private one without a seat or its invitation: reconnecting cannot help.
+        if ((msg.error?.code === "not_found" || msg.error?.code === "forbidden") && !msg.id) this.closed = true;
         this.callbacks.onError?.(msg.error, msg.id ?? null);
         break;
       }

@@ -76,6 +76,7 @@ export const EN = {
   "conn.connecting": "Connecting…",
   "conn.online": "Connected",
   "conn.offline": "Connection lost, reconnecting…",
+  "conn.stopped": "Not connected",
   // The page of a table that does not exist (404).
   "missing.title": "No such table",
   "missing.text": "There is no table at this address: it may have been mistyped.",
