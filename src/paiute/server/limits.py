@@ -13,6 +13,7 @@ so many"). A refused message changes nothing; the client is told ``rate_limited`
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import math
 from collections.abc import Callable
@@ -39,6 +40,7 @@ Send = Callable[[Message], Any]
 UNLIMITED = 1e8
 # One store for every limiter of the process: it expires old windows in one thread.
 _STORAGE: MemoryStorage | None = None
+_NAMESPACES = itertools.count()
 
 
 def _storage() -> MemoryStorage:
@@ -85,7 +87,7 @@ class Limiter:
         amount = max(1, int(burst))
         self._item = RateLimitItemPerSecond(amount, max(1, math.ceil(amount / rate)) if rate > 0 else 1)
         self._limiter = SlidingWindowCounterRateLimiter(_storage())
-        self._namespace = f"paiute-{id(self)}"
+        self._namespace = f"paiute-{next(_NAMESPACES)}"  # its own keys in the shared store
 
     def take(self, key: str) -> bool:
         """Count one hit for ``key``; False (and nothing counted) past the limit."""
