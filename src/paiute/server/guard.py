@@ -23,6 +23,7 @@ They live in memory (the addresses are never stored): a restart starts them agai
 from __future__ import annotations
 
 import hmac
+import ipaddress
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -88,9 +89,24 @@ _HEADERS = {
 
 
 def client_address(scope: Mapping[str, Any]) -> str:
-    """The client's address: the peer, or what a trusted proxy forwarded (see the module)."""
+    """The client's address: the peer, or what a trusted proxy forwarded (see the module).
+
+    An IPv6 address counts as its /64 network: one subscriber usually has a whole /64, and
+    could otherwise take a fresh address for every request.
+
+    >>> client_address({"client": ("2001:db8::1", 5000)}), client_address({"client": ("10.0.0.7", 1)})
+    ('2001:db8::/64', '10.0.0.7')
+    """
     client = scope.get("client")
-    return str(client[0]) if client else "?"
+    if not client:
+        return "?"
+    address = str(client[0])
+    if ":" in address:
+        try:
+            return str(ipaddress.ip_network(f"{address}/64", strict=False))
+        except ValueError:
+            return address
+    return address
 
 
 def _origin(value: str) -> tuple[str, str, int] | None:
