@@ -19,7 +19,7 @@ from paiute.server.errors import ServiceError
 from paiute.server.guard import _same_origin
 from paiute.server.limits import Limiter, Limits
 from paiute.server.names import NAME_LIMIT, clashes, clean_name, skeleton
-from paiute.server.table import CHAT_STORED, Table, TableConfig
+from paiute.server.table import CHAT_PER_SEAT, CHAT_STORED, Table, TableConfig
 
 
 def test_names_are_nfkc_with_single_spaces() -> None:
@@ -83,8 +83,14 @@ def test_only_the_host_starts_and_the_chat_stored_is_capped() -> None:
     with pytest.raises(ServiceError, match="only the host") as refused:
         table.plan_start(1)
     assert refused.value.code == "forbidden"
-    for _ in range(CHAT_STORED):
+    for _ in range(CHAT_PER_SEAT):
         for event in table.number(table.plan_chat(1, "spam"), 2.0):
+            table.apply(event)
+    with pytest.raises(ServiceError, match="that is the most"):
+        table.plan_chat(1, "one more")  # one seat cannot use up the table's chat...
+    while table.chat_lines < CHAT_STORED:  # ...but the table's chat has an end too
+        table.chat_said.clear()  # (as if other seats had said the rest)
+        for event in table.number(table.plan_chat(0, "more"), 2.0):
             table.apply(event)
     with pytest.raises(ServiceError, match="chat is full"):
         table.plan_chat(0, "one more")

@@ -59,8 +59,10 @@ BOTS: tuple[str, ...] = ("greedy", "random", "ismcts:ms=200")
 #: Where the clock and timeouts play for a seat (the issue: the server plays a greedy turn).
 CLOCK_BOT = "greedy"
 CHAT_LIMIT = 200
-#: Chat lines a table stores; past it more are refused (a flood cannot fill the database).
+#: Chat lines a table stores, and one seat may say there; past them more are refused (a flood
+#: cannot fill the database, and one seat cannot use up the others' chat).
 CHAT_STORED = 500
+CHAT_PER_SEAT = 150
 # Why a move is refused when no deal is in play: one whole message per table status.
 _NOT_PLAYING: dict[str, str] = {
     "waiting": N_("no deal is being played (the table is waiting)"),
@@ -263,6 +265,7 @@ class Table:
         self.clients: dict[tuple[str, str], int] = {}  # (token hash, client id) -> version
         self.requests: dict[tuple[str, str], str] = {}  # (token hash, client id) -> its digest
         self.chat_lines = 0  # chat events stored (CHAT_STORED)
+        self.chat_said: Counter[int] = Counter()  # chat events stored per seat (CHAT_PER_SEAT)
         self.last_actions: dict[int, TableEvent] = {}  # each seat's last action (the views)
         self.turn_started = created  # when the seat to act now began to (the clock)
         self.changed = created  # when the last event was stored
@@ -428,6 +431,8 @@ class Table:
     def _on_chat(self, event: TableEvent) -> None:
         self.chat.append(event)
         self.chat_lines += 1
+        if event.seat is not None:
+            self.chat_said[event.seat] += 1
 
     def _on_closed(self, event: TableEvent) -> None:
         self.status = "closed"
@@ -613,6 +618,12 @@ class Table:
     def plan_chat(self, seat: int, text: str) -> list[Draft]:
         if self.status == "closed":
             raise ServiceError("conflict", N_("the table is closed"))
+        if self.chat_said[seat] >= CHAT_PER_SEAT:
+            raise ServiceError(
+                "rate_limited",
+                N_("you have said {limit} lines at this table: that is the most"),
+                limit=CHAT_PER_SEAT,
+            )
         if self.chat_lines >= CHAT_STORED:
             raise ServiceError(
                 "rate_limited", N_("this table's chat is full ({limit} lines)"), limit=CHAT_STORED
