@@ -145,3 +145,22 @@ def test_serve_flags_are_documented_and_their_defaults_match_the_limits(
     defaults = Limits()
     for name, value in serve_command.LIMIT_DEFAULTS.items():
         assert getattr(defaults, name) == value, name
+
+
+def test_even_a_crash_answers_with_the_security_headers(db_url: str) -> None:
+    from fastapi.testclient import TestClient
+    from server_helpers import fast_limits, fast_settings
+
+    from paiute.server import create_app
+
+    app = create_app(db_url, settings=fast_settings(), limits=fast_limits())
+
+    @app.get("/boom")
+    async def boom() -> None:
+        raise RuntimeError("a bug")
+
+    with TestClient(app, raise_server_exceptions=False) as client:
+        response = client.get("/boom")
+    assert response.status_code == 500
+    assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+    assert response.headers["x-content-type-options"] == "nosniff"

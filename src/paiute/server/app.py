@@ -98,7 +98,10 @@ def create_app(
     app.state.http_limiter = Limiter(settings.http_rate, settings.http_burst)
     app.state.seat_limiter = Limiter(settings.ws_rate, settings.ws_burst)
     app.add_middleware(BodyLimit, limit=settings.max_body, seconds=limits.body_seconds)
-    app.add_middleware(GuardMiddleware, guard=guard)  # outermost: before anything else runs
+    # The guard goes around the whole stack, Starlette's error middleware included, so that it
+    # runs before anything else and even a 500 carries the security headers.
+    build = app.build_middleware_stack
+    app.build_middleware_stack = lambda: GuardMiddleware(build(), guard)  # type: ignore[method-assign]
     _add_error_handlers(app)
     app.include_router(api.router)
     app.add_api_websocket_route("/ws/tables/{table_id}", ws.table_socket)

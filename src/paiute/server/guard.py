@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import secure
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from paiute.errors import N_
 from paiute.server.errors import ServiceError
@@ -39,10 +40,6 @@ from paiute.server.table import Table
 
 __all__ = ["Guard", "GuardMiddleware", "client_address", "may_see", "security_headers"]
 
-Scope = dict[str, Any]
-Message = dict[str, Any]
-Receive = Callable[[], Any]
-Send = Callable[[Message], Any]
 
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
@@ -122,7 +119,7 @@ def _origin(value: str) -> tuple[str, str, int] | None:
     return scheme, host, port
 
 
-def _same_origin(scope: Scope, headers: dict[bytes, bytes]) -> bool:
+def _same_origin(scope: Mapping[str, Any], headers: dict[bytes, bytes]) -> bool:
     """Whether a browser sent this request from one of this server's own pages."""
     origin = headers.get(b"origin")
     if origin is None:
@@ -253,7 +250,7 @@ def _bound(counts: OrderedDict[Any, Any]) -> None:
 class GuardMiddleware:
     """ASGI middleware: the address rate, the Origin check and the security headers."""
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Any], guard: Guard) -> None:
+    def __init__(self, app: ASGIApp, guard: Guard) -> None:
         self.app = app
         self.guard = guard
 

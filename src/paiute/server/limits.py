@@ -16,14 +16,13 @@ import asyncio
 import itertools
 import json
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from limits import RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from paiute.errors import N_
 from paiute.server.errors import ServiceError
@@ -31,10 +30,6 @@ from paiute.server.lang import client_language
 
 __all__ = ["BodyLimit", "Limiter", "Limits", "send_error"]
 
-Scope = dict[str, Any]
-Message = dict[str, Any]
-Receive = Callable[[], Any]
-Send = Callable[[Message], Any]
 
 #: A rate at or above this is no limit at all (tests and load runs pass 1e9 or more).
 UNLIMITED = 1e8
@@ -123,7 +118,7 @@ class BodyLimit:
     Bodies are small, so the body is read (at most ``limit`` bytes) before the app sees it.
     """
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Any], limit: int, seconds: float = 10.0) -> None:
+    def __init__(self, app: ASGIApp, limit: int, seconds: float = 10.0) -> None:
         self.app = app
         self.limit = limit
         self.seconds = seconds
