@@ -18,7 +18,9 @@ event-loop lag is inside the latency (its CPU share is printed beside it).
     .venv/bin/python benchmarks/server_load.py --deals 2 --seconds 60 --json out.json
     .venv/bin/python benchmarks/server_load.py --tables 10 --profile prof.out  # cProfile the server
 
-The goal (issue 5): p99 < 100 ms with SQLite, 200 clients on 50 tables, on this 2-core machine.
+The goal (issue 5): p99 < 100 ms with SQLite, 200 clients on 50 tables, on this 2-core machine,
+with every limit of the server on (issue 13): each simulated person connects from its own
+loopback address (127.0.x.y), as real players come from their own.
 """
 
 from __future__ import annotations
@@ -122,12 +124,20 @@ class Stats:
         self.errors[code] = self.errors.get(code, 0) + 1
 
 
+def address_of(index: int) -> str:
+    """The loopback address of client ``index``: every 127.x.y.z is this machine, so each
+    simulated person comes from an address of its own, as real players do (the server's
+    limits per address stay on)."""
+    return f"127.0.{1 + index // 250}.{2 + index % 250}"
+
+
 @dataclass
 class Client:
     table: str
     seat: int
     token: str
     rng: random.Random
+    address: str = "127.0.0.1"
     turns: int = 0
     pending: tuple[int, float] | None = None  # (version acted at, perf_counter at send)
     sent: set[int] = field(default_factory=set)
@@ -177,7 +187,12 @@ async def play(
     """One simulated person: connect, wait for the start signal, play until the table closes."""
     compression = None if args.no_compression else "deflate"
     try:
-        async with connect(f"{url}/ws/tables/{client.table}", max_size=2**22, compression=compression) as ws:
+        async with connect(
+            f"{url}/ws/tables/{client.table}",
+            max_size=2**22,
+            compression=compression,
+            local_addr=(client.address, 0),
+        ) as ws:
             await ws.send(json.dumps({"type": "hello", "token": client.token, "since": None}))
             welcome = json.loads(await ws.recv())
             view = welcome["state"]
@@ -226,21 +241,35 @@ def post(http: httpx.Client, path: str, body: dict[str, Any], token: str | None 
 
 
 def set_up(url: str, tables: int, seats: int, deals: int, seed: int) -> list[Client]:
+    """Create, join and start the tables over HTTP, each person from their own address."""
     clients: list[Client] = []
     rng = random.Random(seed)
-    with httpx.Client(base_url=url, timeout=30) as http:
+    https: dict[str, httpx.Client] = {}
+
+    def http_from(address: str) -> httpx.Client:
+        if address not in https:
+            transport = httpx.HTTPTransport(local_address=address)
+            https[address] = httpx.Client(base_url=url, timeout=30, transport=transport)
+        return https[address]
+
+    try:
         for number in range(tables):
+            addresses = [address_of(number * seats + seat) for seat in range(seats)]
             body = {"player_name": "p0", "name": f"load {number}", "seats": seats, "max_deals": deals}
-            created = post(http, "/api/tables", body)
+            created = post(http_from(addresses[0]), "/api/tables", body)
             table_id = created["table"]["id"]
             tokens = {0: created["token"]}
             for seat in range(1, seats):
-                joined = post(http, f"/api/tables/{table_id}/join", {"name": f"p{seat}", "seat": seat})
-                tokens[seat] = joined["token"]
-            post(http, f"/api/tables/{table_id}/start", {"id": "start"}, tokens[0])
+                body = {"name": f"p{seat}", "seat": seat}
+                tokens[seat] = post(http_from(addresses[seat]), f"/api/tables/{table_id}/join", body)["token"]
+            post(http_from(addresses[0]), f"/api/tables/{table_id}/start", {"id": "start"}, tokens[0])
             clients += [
-                Client(table_id, seat, token, random.Random(rng.random())) for seat, token in tokens.items()
+                Client(table_id, seat, token, random.Random(rng.random()), addresses[seat])
+                for seat, token in tokens.items()
             ]
+    finally:
+        for http in https.values():
+            http.close()
     return clients
 
 

@@ -64,7 +64,7 @@ def db_url(tmp_path: Path) -> str:
 def client(db_url: str) -> Iterator[Any]:
     import warnings
 
-    from server_helpers import fast_settings
+    from server_helpers import fast_limits, fast_settings
 
     with warnings.catch_warnings():
         # Starlette 1.x suggests httpx2 for its test client; httpx works the same here.
@@ -73,7 +73,7 @@ def client(db_url: str) -> Iterator[Any]:
 
     from paiute.server import create_app
 
-    with TestClient(create_app(db_url, settings=fast_settings())) as test_client:
+    with TestClient(create_app(db_url, limits=fast_limits(), settings=fast_settings())) as test_client:
         yield test_client
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
 import time
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 with warnings.catch_warnings():
@@ -12,6 +15,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from paiute.server import Settings
+from paiute.server.limits import Limits
 
 #: Polls of a table's state before a test gives up (each waits at most a few milliseconds).
 POLLS = 20_000
@@ -29,6 +33,23 @@ def fast_settings(**changes: Any) -> Settings:
     }
     values.update(changes)
     return Settings(**values)
+
+
+def fast_limits(**changes: Any) -> Limits:
+    """No limit per address or per seat (the tests of those limits set their own)."""
+    values: dict[str, Any] = {
+        "address_rate": 1e9,
+        "address_burst": 1e9,
+        "tables_per_minute": 10**9,
+        "open_tables": 10**9,
+        "seats_per_address": 10**9,
+        "ws_per_seat": 10**9,
+        "ws_per_address": 10**9,
+        "chat_rate": 1e9,
+        "chat_burst": 1e9,
+    }
+    values.update(changes)
+    return Limits(**values)
 
 
 def auth(token: str | None) -> dict[str, str]:
@@ -157,14 +178,90 @@ def free_port() -> int:
         return port
 
 
+# Every server a test starts dies with the test process, whatever happens to it:
+# * PR_SET_PDEATHSIG (Linux): the kernel sends the child SIGKILL when the thread that forked
+#   it exits. The servers are forked by one long-lived thread (``_SPAWNER``), never by a
+#   short-lived worker thread (asyncio.to_thread), so that is when the test process exits;
+# * a process group of its own (start_new_session), killed as a whole;
+# * atexit and the fixtures' finalizers kill what is still running on a normal exit.
+_LIVE: set[Any] = set()
+_SPAWNER: Any = None
+
+
+def _die_with_parent(parent: int) -> Any:
+    """The child's pre-exec hook: SIGKILL when the parent goes (at once if it already has)."""
+    import ctypes
+    import signal
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return None
+    prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up here, before any fork
+    pr_set_pdeathsig = 1
+
+    def hook() -> None:
+        prctl(pr_set_pdeathsig, signal.SIGKILL)
+        if os.getppid() != parent:  # the parent died before the hook ran
+            os._exit(1)
+
+    return hook
+
+
+def reaped_popen(command: list[str], **kwargs: Any) -> Any:
+    """``subprocess.Popen(command)`` that cannot outlive this process (see above)."""
+    import atexit
+    import subprocess
+    from concurrent.futures import ThreadPoolExecutor
+
+    global _SPAWNER
+    if _SPAWNER is None:
+        _SPAWNER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="server-spawner")
+        atexit.register(_kill_all)
+    hook = _die_with_parent(os.getpid())
+
+    def spawn() -> Any:
+        return subprocess.Popen(command, preexec_fn=hook, start_new_session=True, **kwargs)
+
+    process = _SPAWNER.submit(spawn).result()
+    _LIVE.add(process)
+    return process
+
+
+def kill_group(process: Any) -> None:
+    """SIGKILL the process and its group, and wait for it."""
+    import signal
+
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            process.kill()
+    process.wait()
+    _LIVE.discard(process)
+
+
+def _kill_all() -> None:
+    for process in list(_LIVE):
+        kill_group(process)
+
+
 class ServerProcess:
     """``paiute serve`` as a subprocess on 127.0.0.1; :meth:`kill` is ``kill -9``.
 
     Its output goes to ``log`` (appended, so restarts on the same log keep the history).
+    ``extra`` are more ``paiute serve`` flags (limits). It never outlives the test process
+    (:func:`reaped_popen`).
     """
 
     def __init__(
-        self, db_url: str, log: Any, *, port: int = 0, bot_delay: float = 0.0, deal_pause: float = 0.0
+        self,
+        db_url: str,
+        log: Any,
+        *,
+        port: int = 0,
+        bot_delay: float = 0.0,
+        deal_pause: float = 0.0,
+        extra: Sequence[str] = (),
     ) -> None:
         import re
         import subprocess
@@ -187,10 +284,11 @@ class ServerProcess:
             str(bot_delay),
             "--deal-pause",
             str(deal_pause),
+            *extra,
         ]
         offset = self.log.stat().st_size if self.log.exists() else 0
         with self.log.open("a") as out:
-            self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, text=True)
+            self.process = reaped_popen(command, stdout=out, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:
             text = self.log.read_text()[offset:]
@@ -211,9 +309,7 @@ class ServerProcess:
 
     def kill(self) -> None:
         """``kill -9``: no shutdown code runs at all."""
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait()
+        kill_group(self.process)
 
     def stop(self) -> None:
         """Stop it politely (SIGTERM), or kill it if it does not stop."""
@@ -221,7 +317,6 @@ class ServerProcess:
 
         if self.process.poll() is None:
             self.process.terminate()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        self.kill()

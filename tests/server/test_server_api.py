@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from fastapi.testclient import TestClient
-from server_helpers import auth, create, fast_settings, join, play_http, start, state, wait_for
+from server_helpers import auth, create, fast_limits, fast_settings, join, play_http, start, state, wait_for
 
 from paiute.fairness import verify_deal
 from paiute.record import Record
@@ -36,7 +36,11 @@ def test_create_list_join_start(client: TestClient) -> None:
     view = state(client, table_id, other)
     assert view["you"] == 2
     assert view["names"] == ["Ana", None, "Bo", None]
-    start(client, table_id, other)
+    # Only the host (the creator, seat 0) starts the match; a guest is refused.
+    refused = client.post(f"/api/tables/{table_id}/start", headers=auth(other), json={"id": "go"})
+    assert refused.status_code == 403, refused.text
+    assert refused.json()["error"]["code"] == "forbidden"
+    start(client, table_id, token)
     view = wait_for(client, table_id, token, lambda v: v["status"] in ("cut", "playing"))
     assert all(name is not None for name in view["names"])
     assert view["table"]["players"][1]["bot"] == "greedy"
@@ -59,7 +63,11 @@ def test_private_table_is_not_listed_and_needs_its_invitation(client: TestClient
     assert client.post(f"/api/tables/{table_id}/join", json={"name": "Bo", "invite": code}).status_code == 200
     client.cookies.clear()
     assert state(client, table_id, created["token"])["invite"] == created["invite"]
-    assert state(client, table_id)["invite"] is None  # spectators do not get it
+    # A private table shows nothing to a spectator without the invitation; with it, not the code.
+    assert client.get(f"/api/tables/{table_id}/state").status_code == 403
+    watched = client.get(f"/api/tables/{table_id}/state", params={"invite": code})
+    assert watched.status_code == 200
+    assert watched.json()["invite"] is None
 
 
 def test_full_match_people_and_bots_over_http(client: TestClient) -> None:
@@ -187,7 +195,7 @@ def test_r4_3_taken_card_may_not_be_discarded(client: TestClient) -> None:
 
 
 def test_http_flood_is_rate_limited(db_url: str) -> None:
-    app = create_app(db_url, settings=fast_settings(http_rate=0.001, http_burst=3))
+    app = create_app(db_url, limits=fast_limits(), settings=fast_settings(http_rate=0.001, http_burst=3))
     with TestClient(app) as client:
         table_id, token = create(client)
         statuses = [
@@ -197,7 +205,7 @@ def test_http_flood_is_rate_limited(db_url: str) -> None:
             for i in range(6)
         ]
         assert statuses.count(429) >= 3
-        chat = state(client, table_id, token)["chat"]
+        chat = state(client, table_id)["chat"]  # the token's own requests are spent
         assert len(chat) == statuses.count(200)
 
 
@@ -253,8 +261,14 @@ def test_bad_table_options_name_the_rule(client: TestClient) -> None:
 
 def test_pages_and_openapi(client: TestClient) -> None:
     assert "text/html" in client.get("/").headers["content-type"]
-    assert client.get("/t/abc").status_code == 200
-    assert client.get("/t/abc/replay").status_code == 200
+    table_id, _ = create(client)
+    assert client.get(f"/t/{table_id}").status_code == 200
+    assert client.get(f"/t/{table_id}/replay").status_code == 200
+    for missing in ("/t/abc", "/t/abc/replay"):  # no such table: said once, 404
+        response = client.get(missing)
+        assert response.status_code == 404
+        assert "No such table" in response.text
+    assert client.head("/").status_code == 200
     assert client.get("/static/css/paiute.css").status_code == 200
     paths = client.get("/openapi.json").json()["paths"]
     assert "/api/tables/{table_id}/actions" in paths

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from server_helpers import kill_group, reaped_popen
 
 from paiute.cli.main import main
 
@@ -54,7 +55,7 @@ def test_serve_runs_as_a_process_and_prints_its_address(tmp_path: Path) -> None:
         str(tmp_path),
     ]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    process = reaped_popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         lines: list[str] = []
         reader = threading.Thread(
@@ -72,4 +73,5 @@ def test_serve_runs_as_a_process_and_prints_its_address(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=30)
+        kill_group(process)
     assert (tmp_path / "server.sqlite3").exists()

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from server_helpers import create, fast_settings, join, start, state, wait_for
+from server_helpers import create, fast_limits, fast_settings, join, start, state, wait_for
 
 from paiute.server import create_app
 
 
 def test_expired_clock_cuts_and_plays_the_turn_with_a_timeout_event(db_url: str) -> None:
-    with TestClient(create_app(db_url, settings=fast_settings())) as client:
+    with TestClient(create_app(db_url, limits=fast_limits(), settings=fast_settings())) as client:
         table_id, token = create(client, seats=2, bots=None, turn_seconds=1)
         _, other = join(client, table_id, "Bo")
         start(client, table_id, token)

@@ -32,7 +32,7 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
-from server_helpers import auth, create, fast_settings, state, two_people_playing
+from server_helpers import auth, create, fast_limits, fast_settings, state, two_people_playing
 from starlette.websockets import WebSocketDisconnect
 
 with warnings.catch_warnings():
@@ -62,7 +62,7 @@ class Target:
 @pytest.fixture(scope="module")
 def api_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     db_url = f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'fuzz.db'}"
-    app = create_app(db_url, settings=fast_settings())
+    app = create_app(db_url, limits=fast_limits(), settings=fast_settings())
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
     with asgi.get_client(cast(Any, app)) as session:  # starts the app (its lifespan) for the whole module
         body: dict[str, Any] = {"player_name": "Ana", "seats": 2, "bots": "greedy", "max_deals": 1}
@@ -113,7 +113,9 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient,
     """A two-person table in play; the seat returned is NOT to move, so that no well-formed
     message of it can change the table either (except a chat, which the strategy leaves out)."""
     db_url = f"sqlite:///{tmp_path_factory.mktemp('wsfuzz') / 'ws.db'}"
-    with TestClient(create_app(db_url, settings=fast_settings(ws_rate=1e9, ws_burst=1e9))) as client:
+    with TestClient(
+        create_app(db_url, limits=fast_limits(), settings=fast_settings(ws_rate=1e9, ws_burst=1e9))
+    ) as client:
         table_id, tokens, current = two_people_playing(client, position=5)
         yield client, table_id, tokens[1 - current]
 
@@ -246,7 +248,9 @@ def test_each_kind_of_bad_message_gets_its_error(
 
 def test_a_flood_is_rate_limited_then_closed_and_changes_nothing(tmp_path: Path) -> None:
     db_url = f"sqlite:///{tmp_path / 'flood.db'}"
-    with TestClient(create_app(db_url, settings=fast_settings(ws_rate=5, ws_burst=5))) as client:
+    with TestClient(
+        create_app(db_url, limits=fast_limits(), settings=fast_settings(ws_rate=5, ws_burst=5))
+    ) as client:
         table_id, token = create(client, seats=2, bots=None)
         before = state(client, table_id, token)
         codes = []

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import auth, create, fast_settings, join, start
+from server_helpers import auth, create, fast_limits, fast_settings, join, start
 from starlette.testclient import WebSocketTestSession
 
 from paiute.cards import Card
@@ -174,7 +174,7 @@ def test_r9_nothing_sent_reveals_a_hidden_card(
     db_url: str, recorded: dict[tuple[str, int], Secrets], table: dict[str, Any], people: int, policy: str
 ) -> None:
     rng = random.Random(sum(map(ord, json.dumps(table))))
-    with TestClient(create_app(db_url, settings=fast_settings())) as client:
+    with TestClient(create_app(db_url, limits=fast_limits(), settings=fast_settings())) as client:
         table_id, token = create(client, **table)
         tokens: dict[int | None, str | None] = {0: token, None: None}
         for number in range(1, people):

@@ -81,7 +81,8 @@ def api(url: str, method: str, path: str, token: str | None = None, **kwargs: An
 
 
 def two_people(first: str, second: str, *, seats: int, bots: str | None) -> tuple[str, dict[int, str]]:
-    """A table created on one process and joined on the other; started on the second."""
+    """A table created on one process and joined on the other; started on the second (by the
+    host: only the host starts a match)."""
     created = api(
         first,
         "POST",
@@ -91,7 +92,7 @@ def two_people(first: str, second: str, *, seats: int, bots: str | None) -> tupl
     table_id = created["table"]["id"]
     joined = api(second, "POST", f"/api/tables/{table_id}/join", json={"name": "Bo"})
     tokens = {0: created["token"], joined["seat"]: joined["token"]}
-    api(second, "POST", f"/api/tables/{table_id}/start", joined["token"], json={"id": "start"})
+    api(second, "POST", f"/api/tables/{table_id}/start", created["token"], json={"id": "start"})
     return table_id, tokens
 
 

@@ -6,7 +6,17 @@ import random
 from typing import Any
 
 from fastapi.testclient import TestClient
-from server_helpers import auth, create, fast_settings, my_move, play_http, start, state, wait_for
+from server_helpers import (
+    auth,
+    create,
+    fast_limits,
+    fast_settings,
+    my_move,
+    play_http,
+    start,
+    state,
+    wait_for,
+)
 
 from paiute.fairness import verify_deal
 from paiute.record import Record
@@ -24,7 +34,8 @@ def without_presence(view: dict[str, Any]) -> dict[str, Any]:
 
 def test_restart_gives_the_same_state_and_the_match_plays_on(db_url: str) -> None:
     rng = random.Random(11)
-    with TestClient(create_app(db_url, settings=fast_settings())) as client:
+    sent: dict[str, dict[str, Any]] = {}
+    with TestClient(create_app(db_url, limits=fast_limits(), settings=fast_settings())) as client:
         table_id, token = create(client, seats=3, bots="greedy", max_deals=2)
         start(client, table_id, token)
         moves = 0
@@ -39,6 +50,7 @@ def test_restart_gives_the_same_state_and_the_match_plays_on(db_url: str) -> Non
                 continue
             action = rng.choice(view["observation"]["legal_actions"])
             body = {"id": f"m{moves}", "action": action}
+            sent.setdefault(body["id"], body)
             assert (
                 client.post(f"/api/tables/{table_id}/actions", json=body, headers=auth(token)).status_code
                 == 200
@@ -46,15 +58,20 @@ def test_restart_gives_the_same_state_and_the_match_plays_on(db_url: str) -> Non
             moves += 1
         before = wait_for(client, table_id, token, my_move)  # quiet: the bots wait for us
         events_before = client.get(f"/api/tables/{table_id}/events", headers=auth(token)).json()
-    with TestClient(create_app(db_url, settings=fast_settings())) as client:
+    with TestClient(create_app(db_url, limits=fast_limits(), settings=fast_settings())) as client:
         after = state(client, table_id, token)
         assert without_presence(after) == without_presence(before)
         assert client.get(f"/api/tables/{table_id}/events", headers=auth(token)).json() == events_before
-        # A repeated id from before the restart is still answered, not applied.
-        again = client.post(
-            f"/api/tables/{table_id}/actions", json={"id": "m0", "action": "call"}, headers=auth(token)
-        )
+        # A repeated id from before the restart is still answered, not applied; the same id
+        # with another action is refused (id_reused).
+        again = client.post(f"/api/tables/{table_id}/actions", json=sent["m0"], headers=auth(token))
         assert again.status_code == 200
+        other = "call" if sent["m0"]["action"] != "call" else "draw stock"
+        reused = client.post(
+            f"/api/tables/{table_id}/actions", json={"id": "m0", "action": other}, headers=auth(token)
+        )
+        assert reused.status_code == 409
+        assert reused.json()["error"]["code"] == "id_reused"
         assert state(client, table_id)["version"] == before["version"]
         final = play_http(client, table_id, {0: token}, rng)
         assert final["status"] == "closed"
@@ -66,7 +83,9 @@ def test_restart_gives_the_same_state_and_the_match_plays_on(db_url: str) -> Non
 
 def test_bots_carry_on_after_a_restart_without_any_request(db_url: str) -> None:
     # The first server never lets its bots move (a long bot delay); the second must.
-    with TestClient(create_app(db_url, settings=fast_settings(bot_delay=10_000.0))) as client:
+    with TestClient(
+        create_app(db_url, limits=fast_limits(), settings=fast_settings(bot_delay=10_000.0))
+    ) as client:
         table_id, token = create(client, seats=4, bots="greedy", max_deals=1)
         start(client, table_id, token)
         if state(client, table_id)["cutter"] == 0:  # we cut; then a bot plays first (R2.4, R4.1)
@@ -75,7 +94,7 @@ def test_bots_carry_on_after_a_restart_without_any_request(db_url: str) -> None:
                 client.post(f"/api/tables/{table_id}/cut", json=body, headers=auth(token)).status_code == 200
             )
         version = state(client, table_id)["version"]
-    with TestClient(create_app(db_url, settings=fast_settings())) as client:
+    with TestClient(create_app(db_url, limits=fast_limits(), settings=fast_settings())) as client:
         # No request moves the table: the recovered bots must (a bot cuts or plays next).
         view = wait_for(client, table_id, token, lambda v: v["version"] > version and my_move(v))
         assert view["status"] in ("cut", "playing", "closed")
@@ -88,9 +107,9 @@ def test_bots_carry_on_after_a_restart_without_any_request(db_url: str) -> None:
 
 
 def test_every_table_is_recovered_on_start(db_url: str) -> None:
-    with TestClient(create_app(db_url, settings=fast_settings())) as client:
+    with TestClient(create_app(db_url, limits=fast_limits(), settings=fast_settings())) as client:
         ids = [create(client, name=f"T{number}")[0] for number in range(3)]
-    with TestClient(create_app(db_url, settings=fast_settings())) as client:
+    with TestClient(create_app(db_url, limits=fast_limits(), settings=fast_settings())) as client:
         listed = {table["id"] for table in client.get("/api/tables").json()["tables"]}
         assert set(ids) <= listed
         assert client.get("/api/health").json()["tables"] >= 3

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import auth, create, fast_settings, join, start, state
+from server_helpers import auth, create, fast_limits, fast_settings, join, start, state
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
@@ -198,7 +198,9 @@ def test_spectator_sees_updates_but_cannot_act(client: TestClient) -> None:
 
 
 def test_websocket_flood_is_rate_limited(db_url: str) -> None:
-    with TestClient(create_app(db_url, settings=fast_settings(ws_rate=0.001, ws_burst=5))) as client:
+    with TestClient(
+        create_app(db_url, limits=fast_limits(), settings=fast_settings(ws_rate=0.001, ws_burst=5))
+    ) as client:
         table_id, token = create(client)
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             hello(ws, token)  # the hello itself is not counted

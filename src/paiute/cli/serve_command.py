@@ -16,6 +16,16 @@ from paiute.i18n import Translator, translator
 
 __all__ = ["database_url", "register", "run"]
 
+# The defaults of paiute.server.limits.Limits, repeated here so that --help needs no FastAPI;
+# a test keeps them in step.
+LIMIT_DEFAULTS: dict[str, float] = {
+    "address_rate": 30.0,
+    "open_tables": 10,
+    "seats_per_address": 4,
+    "header_seconds": 10.0,
+    "max_connections": 2000,
+}
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DATABASE_FILE = "server.sqlite3"
@@ -111,6 +121,61 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         ),
     )
     parser.add_argument(
+        "--address-rate",
+        type=float,
+        default=LIMIT_DEFAULTS["address_rate"],
+        metavar="PER_SECOND",
+        help=_(
+            N_(
+                "requests (HTTP and WebSocket) a second one client address may make, in bursts "
+                "of ten times that (default {rate}); 0 for no limit"
+            ),
+            rate="30",
+        ),
+    )
+    parser.add_argument(
+        "--max-tables-per-address",
+        type=int,
+        default=LIMIT_DEFAULTS["open_tables"],
+        metavar="N",
+        help=_(N_("open tables one client address may have created (default {n})"), n="10"),
+    )
+    parser.add_argument(
+        "--max-seats-per-address",
+        type=int,
+        default=LIMIT_DEFAULTS["seats_per_address"],
+        metavar="N",
+        help=_(N_("seats one client address may take at one table (default {n})"), n="4"),
+    )
+    parser.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help=_(
+            N_(
+                "a reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are believed (its IP "
+                "address or network; repeat for several); without it the peer's address is the client's"
+            )
+        ),
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=float,
+        default=LIMIT_DEFAULTS["header_seconds"],
+        metavar=_(N_("SECONDS")),
+        help=_(
+            N_("seconds a client has to send a request's headers, and then its body (default {n})"), n="10"
+        ),
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=LIMIT_DEFAULTS["max_connections"],
+        metavar="N",
+        help=_(N_("connections served at once; past it requests get 503 (default {n})"), n="2000"),
+    )
+    parser.add_argument(
         "--log-level",
         default="warning",
         choices=["critical", "error", "warning", "info", "debug"],
@@ -170,6 +235,8 @@ def run(args: argparse.Namespace) -> int:
 
         from paiute.server.app import create_app
         from paiute.server.db import Store
+        from paiute.server.httpproto import http_protocol
+        from paiute.server.limits import Limits
         from paiute.server.migrate import upgrade
         from paiute.server.service import Settings
         from paiute.server.wsproto import websocket_protocol
@@ -181,6 +248,12 @@ def run(args: argparse.Namespace) -> int:
         raise PaiuteError("--bot-delay and --deal-pause are seconds, 0 or more")
     if args.rate_limit < 0:
         raise PaiuteError("--rate-limit is messages a second, 0 (no limit) or more")
+    if args.address_rate < 0 or args.header_timeout <= 0:
+        raise PaiuteError("--address-rate is 0 (no limit) or more, --header-timeout more than 0")
+    if min(args.max_tables_per_address, args.max_seats_per_address, args.max_connections) < 1:
+        raise PaiuteError(
+            "--max-tables-per-address, --max-seats-per-address and --max-connections are 1 or more"
+        )
     url = database_url(args.db, args.data_dir)
     store = Store(url)  # a bad URL: one clear line (DatabaseError is a PaiuteError)
     try:
@@ -206,15 +279,33 @@ def run(args: argparse.Namespace) -> int:
         http_rate=rate,
         http_burst=3 * rate,
     )
-    app = create_app(url, settings=settings, on_ready=ready)
+    address_rate = args.address_rate if args.address_rate > 0 else 1e12
+    limits = Limits(
+        address_rate=address_rate,
+        address_burst=10 * address_rate,
+        open_tables=args.max_tables_per_address,
+        seats_per_address=args.max_seats_per_address,
+        header_seconds=args.header_timeout,
+        body_seconds=args.header_timeout,
+        max_connections=args.max_connections,
+        trusted_proxies=tuple(args.trusted_proxy),
+    )
+    app = create_app(url, settings=settings, on_ready=ready, limits=limits)
     config = uvicorn.Config(
         app,
         log_level=args.log_level,
+        http=http_protocol(limits.header_seconds),  # a deadline for headers (paiute.server.httpproto)
         ws=websocket_protocol(),  # uvicorn's, compressing at zlib level 1 (paiute.server.wsproto)
         ws_max_size=WS_MAX_SIZE,
         lifespan="on",
         access_log=args.log_level == "debug",
         timeout_graceful_shutdown=5,
+        timeout_keep_alive=limits.keep_alive_seconds,
+        limit_concurrency=limits.max_connections,
+        # X-Forwarded-For/-Proto only from the proxies named (uvicorn trusts 127.0.0.1 by default)
+        proxy_headers=bool(limits.trusted_proxies),
+        forwarded_allow_ips=list(limits.trusted_proxies) or None,
+        server_header=False,
     )
     server = uvicorn.Server(config)
     try:

@@ -18,8 +18,10 @@ from paiute.i18n import LANGUAGES, N_, catalogue_json, translator
 from paiute.players import PLAYERS
 from paiute.rules import OPTIONS, PRESETS, RuleSet
 from paiute.server.errors import ServiceError
+from paiute.server.guard import Guard, client_address, may_see
 from paiute.server.lang import client_language
 from paiute.server.limits import Limiter
+from paiute.server.names import NAME_LIMIT
 from paiute.server.service import Service, hash_token
 from paiute.server.table import BOTS
 
@@ -81,7 +83,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="ignore")
     name: str = Field("Paiute table", min_length=1, max_length=60)
-    player_name: str = Field(min_length=1, max_length=32)
+    player_name: str = Field(min_length=1, max_length=NAME_LIMIT)
     preset: Literal["pagat", "gamerules"] = "pagat"
     options: dict[OptionName, OptionValue] = Field(default_factory=dict, max_length=32)
     seats: int = Field(4, ge=2, le=8, description="2..8, checked against R2.1 (max_players)")
@@ -95,8 +97,13 @@ class CreateTable(BaseModel):
     )
 
 
+InviteCode = Annotated[
+    str | None, Query(max_length=64, description="a private table's invitation code (to watch it)")
+]
+
+
 class JoinTable(BaseModel):
-    name: str = Field(min_length=1, max_length=32)
+    name: str = Field(min_length=1, max_length=NAME_LIMIT)
     seat: int | None = Field(None, ge=0, le=7)
     invite: str | None = Field(None, max_length=64)
 
@@ -134,9 +141,6 @@ class Joined(BaseModel):
     seat_link: str
 
 
-router = APIRouter(prefix="/api", responses=_ERRORS)
-
-
 def service_of(request: Request) -> Service:
     service: Service = request.app.state.service
     return service
@@ -161,18 +165,29 @@ def _from_cookie(request: Request) -> bool:
 
 
 def _limit(request: Request) -> None:
-    """Requests that change state, per token (or per address without one)."""
+    """Every request, per token (the address is limited before, by the guard, for all)."""
     limiter: Limiter = request.app.state.http_limiter
     header = request.headers.get("authorization")
-    key = hash_token(header) if header else "addr:" + (request.client.host if request.client else "?")
-    if not limiter.take(key):
+    if header and not limiter.take(hash_token(header)):
         raise ServiceError("rate_limited", N_("too many requests: slow down"))
 
 
 Limited = Depends(_limit)
+router = APIRouter(prefix="/api", responses=_ERRORS, dependencies=[Limited])
 
 
-def _seat_cookie(response: Response, table_id: str, token: str) -> None:
+def guard_of(request: Request) -> Guard:
+    guard: Guard = request.app.state.guard
+    return guard
+
+
+async def _visible(request: Request, table_id: str, invite: str | None) -> None:
+    """A private table shows nothing to anyone without a seat or its invitation code."""
+    rt = await service_of(request).runtime(table_id)
+    may_see(rt.table, bearer_token(request, table_id), invite)
+
+
+def _seat_cookie(request: Request, response: Response, table_id: str, token: str) -> None:
     response.set_cookie(
         COOKIE_PREFIX + table_id,
         token,
@@ -180,6 +195,8 @@ def _seat_cookie(response: Response, table_id: str, token: str) -> None:
         httponly=True,
         samesite="strict",
         path="/",
+        # over HTTPS (directly, or behind a trusted proxy that says X-Forwarded-Proto: https)
+        secure=request.url.scheme == "https",
     )
 
 
@@ -228,49 +245,64 @@ async def list_tables(request: Request) -> dict[str, Any]:
     return await service_of(request).list_tables()
 
 
-@router.post("/tables", status_code=201, summary="Create a table; you sit at seat 0", dependencies=[Limited])
+@router.post("/tables", status_code=201, summary="Create a table; you sit at seat 0")
 async def create_table(body: CreateTable, request: Request, response: Response) -> dict[str, Any]:
-    created = await service_of(request).create(body.model_dump())
-    _seat_cookie(response, created["table"]["id"], created["token"])
+    service = service_of(request)
+    address = client_address(request.scope)
+
+    def is_open(table_id: str) -> bool:
+        rt = service.runtimes.get(table_id)
+        return rt is not None and rt.table.status != "closed"
+
+    guard_of(request).before_create(address, is_open)
+    created = await service.create(body.model_dump())
+    guard_of(request).created(address, created["table"]["id"])
+    _seat_cookie(request, response, created["table"]["id"], created["token"])
     return created
 
 
-@router.post("/tables/{table_id}/join", summary="Take a seat", dependencies=[Limited])
+@router.post("/tables/{table_id}/join", summary="Take a seat")
 async def join_table(table_id: TableId, body: JoinTable, request: Request, response: Response) -> Joined:
+    address = client_address(request.scope)
+    guard_of(request).before_join(table_id, address)
     joined = await service_of(request).join(table_id, body.name, body.seat, body.invite)
-    _seat_cookie(response, table_id, joined["token"])
+    guard_of(request).joined(table_id, address)
+    _seat_cookie(request, response, table_id, joined["token"])
     return Joined(**joined)
 
 
-@router.post(
-    "/tables/{table_id}/start", summary="Fill empty seats with bots and deal", dependencies=[Limited]
-)
+@router.post("/tables/{table_id}/start", summary="Fill empty seats with bots and deal")
 async def start_table(table_id: TableId, request: Request, body: StartBody | None = None) -> dict[str, Any]:
     client = body.id if body is not None and body.id is not None else "start"
     return await service_of(request).command(table_id, bearer_token(request, table_id), "start", client, {})
 
 
-@router.post("/tables/{table_id}/leave", summary="Leave your seat (before the start)", dependencies=[Limited])
+@router.post("/tables/{table_id}/leave", summary="Leave your seat (before the start)")
 async def leave_table(table_id: TableId, request: Request, body: StartBody | None = None) -> dict[str, Any]:
     client = body.id if body is not None and body.id is not None else "leave"
     return await service_of(request).command(table_id, bearer_token(request, table_id), "leave", client, {})
 
 
 @router.get("/tables/{table_id}/state", summary="The table as your seat (or a spectator) sees it")
-async def table_state(table_id: TableId, request: Request) -> dict[str, Any]:
+async def table_state(table_id: TableId, request: Request, invite: InviteCode = None) -> dict[str, Any]:
+    await _visible(request, table_id, invite)
     token = bearer_token(request, table_id)
     return await service_of(request).state(table_id, token, lenient=_from_cookie(request))
 
 
 @router.get("/tables/{table_id}/events", summary="The events after a version, as your seat sees them")
 async def table_events(
-    table_id: TableId, request: Request, since: Annotated[int, Query(ge=0, le=2**31)] = 0
+    table_id: TableId,
+    request: Request,
+    since: Annotated[int, Query(ge=0, le=2**31)] = 0,
+    invite: InviteCode = None,
 ) -> dict[str, Any]:
+    await _visible(request, table_id, invite)
     token = bearer_token(request, table_id)
     return await service_of(request).events(table_id, token, since, lenient=_from_cookie(request))
 
 
-@router.post("/tables/{table_id}/actions", summary="Draw, discard or call", dependencies=[Limited])
+@router.post("/tables/{table_id}/actions", summary="Draw, discard or call")
 async def post_action(table_id: TableId, body: ActionBody, request: Request) -> Ack:
     fields = {"action": body.action, "expected_version": body.expected_version, "seat": body.seat}
     answer = await service_of(request).command(
@@ -279,7 +311,7 @@ async def post_action(table_id: TableId, body: ActionBody, request: Request) -> 
     return Ack(**answer)
 
 
-@router.post("/tables/{table_id}/cut", summary="Cut the committed pack (R2.4, R10.2)", dependencies=[Limited])
+@router.post("/tables/{table_id}/cut", summary="Cut the committed pack (R2.4, R10.2)")
 async def post_cut(table_id: TableId, body: CutBody, request: Request) -> Ack:
     fields = {"position": body.position, "expected_version": body.expected_version}
     answer = await service_of(request).command(
@@ -288,8 +320,11 @@ async def post_cut(table_id: TableId, body: CutBody, request: Request) -> Ack:
     return Ack(**answer)
 
 
-@router.post("/tables/{table_id}/chat", summary="Say something at the table", dependencies=[Limited])
+@router.post("/tables/{table_id}/chat", summary="Say something at the table")
 async def post_chat(table_id: TableId, body: ChatBody, request: Request) -> Ack:
+    token = bearer_token(request, table_id)
+    if token is not None:
+        guard_of(request).may_chat(table_id, hash_token(token))
     answer = await service_of(request).command(
         table_id, bearer_token(request, table_id), "chat", body.id, {"text": body.text}
     )
@@ -301,7 +336,8 @@ async def post_chat(table_id: TableId, body: ChatBody, request: Request) -> Ack:
     summary="The match's paiute-record/1 file (finished deals, commitments revealed)",
     response_class=JSONResponse,
 )
-async def table_record(table_id: TableId, request: Request) -> Response:
+async def table_record(table_id: TableId, request: Request, invite: InviteCode = None) -> Response:
+    await _visible(request, table_id, invite)
     record = await service_of(request).record(table_id)
     return Response(
         record.dumps(),
@@ -311,12 +347,18 @@ async def table_record(table_id: TableId, request: Request) -> Response:
 
 
 @router.get("/tables/{table_id}/deals/{number}/replay", summary="Every state of a finished deal, all shown")
-async def deal_replay(table_id: TableId, number: DealNumber, request: Request) -> dict[str, Any]:
+async def deal_replay(
+    table_id: TableId, number: DealNumber, request: Request, invite: InviteCode = None
+) -> dict[str, Any]:
+    await _visible(request, table_id, invite)
     return await service_of(request).replay(table_id, number)
 
 
 @router.get(
     "/tables/{table_id}/deals/{number}/proof", summary="The fair-deal proof of a finished deal (R10.2)"
 )
-async def deal_proof(table_id: TableId, number: DealNumber, request: Request) -> dict[str, Any]:
+async def deal_proof(
+    table_id: TableId, number: DealNumber, request: Request, invite: InviteCode = None
+) -> dict[str, Any]:
+    await _visible(request, table_id, invite)
     return await service_of(request).proof(table_id, number)

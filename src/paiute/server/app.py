@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import fastapi_offline
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -27,9 +28,11 @@ from paiute.rules import OPTIONS, PRESETS
 from paiute.server import api, hints, ws
 from paiute.server.db import Store
 from paiute.server.errors import ServiceError
+from paiute.server.guard import Guard, GuardMiddleware
 from paiute.server.lang import client_language
-from paiute.server.limits import BodyLimit, Limiter
+from paiute.server.limits import BodyLimit, Limiter, Limits
 from paiute.server.migrate import upgrade
+from paiute.server.names import NAME_LIMIT
 from paiute.server.service import Service, Settings
 
 __all__ = ["create_app"]
@@ -49,13 +52,16 @@ def create_app(
     settings: Settings | None = None,
     clock: Callable[[], float] = time.time,
     on_ready: Callable[[], None] | None = None,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The application over the database at ``db_url`` (``sqlite:///FILE`` or ``postgresql://...``).
 
     A bad URL raises :class:`~paiute.server.db.DatabaseError` at once; the database itself is
     opened and migrated when the application starts. ``on_ready`` is called once it serves.
+    ``limits`` are what one address or seat may do (:class:`~paiute.server.limits.Limits`).
     """
     settings = settings or Settings()
+    limits = limits or Limits()
     store = Store(db_url)
 
     @asynccontextmanager
@@ -76,11 +82,26 @@ def create_app(
         finally:
             await service.stop()
 
-    app = FastAPI(title="Paiute", version=__version__, description=_DESCRIPTION, lifespan=lifespan)
+    # /docs is served below from the fastapi-offline package's assets (no CDN: it works offline).
+    app = FastAPI(
+        title="Paiute",
+        version=__version__,
+        description=_DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )
     app.state.settings = settings
     app.state.store = store
+    app.state.limits = limits
+    app.state.guard = guard = Guard(limits)
     app.state.http_limiter = Limiter(settings.http_rate, settings.http_burst)
-    app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.state.seat_limiter = Limiter(settings.ws_rate, settings.ws_burst)
+    app.add_middleware(BodyLimit, limit=settings.max_body, seconds=limits.body_seconds)
+    # The guard goes around the whole stack, Starlette's error middleware included, so that it
+    # runs before anything else and even a 500 carries the security headers.
+    build = app.build_middleware_stack
+    app.build_middleware_stack = lambda: GuardMiddleware(build(), guard)  # type: ignore[method-assign]
     _add_error_handlers(app)
     app.include_router(api.router)
     app.include_router(hints.router)  # the hint button (paiute.hint)
@@ -100,15 +121,7 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     async def invalid(request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, RequestValidationError)
-        problems = error.errors()
-        refusal = ServiceError("bad_request", N_("the request does not match the API"))
-        if problems:
-            first = problems[0]
-            where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
-            # pydantic's own English detail, inside a translated frame
-            refusal = ServiceError(
-                "bad_request", N_("{where}: {detail}"), where=where, detail=first.get("msg", "invalid")
-            )
+        refusal = validation_error(error.errors())
         return _error("bad_request", refusal.message_in(client_language(request)), 422)
 
     async def http_error(request: Request, error: Exception) -> JSONResponse:
@@ -119,6 +132,35 @@ def _add_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ServiceError, service_error)
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(StarletteHTTPException, http_error)
+
+
+#: Fields a person types, with whole sentences for too long and empty (the lobby shows them).
+_LENGTHS = {
+    "player_name": (N_("a name has 1 to {limit} characters"), N_("a name cannot be empty")),
+    "name": (N_("a name has 1 to {limit} characters"), N_("a name cannot be empty")),
+    "text": (N_("a chat line has 1 to {limit} characters"), N_("a chat line cannot be empty")),
+}
+
+
+def validation_error(problems: Any) -> ServiceError:
+    """The first problem pydantic found, as a sentence a person can read (and translate)."""
+    if not problems:
+        return ServiceError("bad_request", N_("the request does not match the API"))
+    first = problems[0]
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
+    kind = str(first.get("type", ""))
+    context = first.get("ctx") or {}
+    sentences = _LENGTHS.get(where)
+    if sentences is not None and kind == "string_too_long":
+        return ServiceError("bad_request", sentences[0], limit=context.get("max_length"))
+    if sentences is not None and kind == "string_too_short":
+        return ServiceError("bad_request", sentences[1])
+    if kind == "missing":
+        return ServiceError("bad_request", N_("{where} is missing"), where=where)
+    # pydantic's own English detail, inside a translated frame
+    return ServiceError(
+        "bad_request", N_("{where}: {detail}"), where=where, detail=first.get("msg", "invalid")
+    )
 
 
 def _add_pages(app: FastAPI) -> None:
@@ -137,22 +179,65 @@ def _add_pages(app: FastAPI) -> None:
             "lang": lang,
             "languages": LANGUAGE_NAMES,
             "catalogue": catalogue_json(lang),
+            "name_limit": NAME_LIMIT,  # the name fields' maxlength: the server's own limit
         }
         response = templates.TemplateResponse(request, name, context)
         response.headers["Content-Language"] = lang
         response.headers["Vary"] = "Accept-Language, Cookie"
         return response
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def missing(request: Request, table_id: str) -> HTMLResponse | None:
+        """The "no such table" page (404) when ``table_id`` is not a table, else None."""
+        service: Service = request.app.state.service
+        try:
+            await service.runtime(table_id)
+        except ServiceError as error:
+            if error.code != "not_found":
+                raise
+            response = page(request, "missing.html", {"table_id": table_id})
+            response.status_code = 404
+            return response
+        return None
+
+    @app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
     async def lobby(request: Request) -> HTMLResponse:
         return page(request, "lobby.html", {"presets": list(PRESETS), "options": options})
 
-    @app.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)
+    @app.api_route(
+        "/t/{table_id}", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False
+    )
     async def table_page(request: Request, table_id: api.TableId) -> HTMLResponse:
-        return page(request, "table.html", {"table_id": table_id})
+        return await missing(request, table_id) or page(request, "table.html", {"table_id": table_id})
 
-    @app.get("/t/{table_id}/replay", response_class=HTMLResponse, include_in_schema=False)
+    @app.api_route(
+        "/t/{table_id}/replay", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False
+    )
     async def replay_page(request: Request, table_id: api.TableId) -> HTMLResponse:
-        return page(request, "replay.html", {"table_id": table_id})
+        return await missing(request, table_id) or page(request, "replay.html", {"table_id": table_id})
+
+    @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        # Swagger UI from our own static route, started by a static script (no inline script).
+        return HTMLResponse(_DOCS_PAGE)
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    # Swagger UI 5 (OpenAPI 3.1), as the fastapi-offline package ships it
+    assets = Path(fastapi_offline.__file__).resolve().parent / "static"
+    app.mount("/docs/assets", StaticFiles(directory=str(assets)), name="docs-assets")
+
+
+_DOCS_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Paiute - API</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <link rel="icon" href="/docs/assets/favicon.png">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/static/js/docs.js"></script>
+</body>
+</html>
+"""

@@ -21,6 +21,8 @@ HTTP_STATUS: dict[str, int] = {
     "not_your_turn": 409,
     "illegal_action": 409,
     "conflict": 409,
+    "id_reused": 409,
+    "timeout": 408,
     "too_large": 413,
     "rate_limited": 429,
     "unavailable": 503,

@@ -1,82 +1,127 @@
-"""Limits on what clients may send: a rate per connection or token, and a size per request.
+"""Limits on what clients may send: rates per address, token and seat, and sizes and times.
 
-A refused message changes nothing; the client is told ``rate_limited`` or ``too_large``.
+The counting is the ``limits`` library's (a sliding window counter in memory: two counters a
+key, whatever the rate); :class:`Limiter` names one limit ("so many a second, in bursts of
+so many"). A refused message changes nothing; the client is told ``rate_limited``,
+``too_large`` or ``timeout``.
+
+>>> limiter = Limiter(rate=1, burst=2)
+>>> [limiter.take("a"), limiter.take("a"), limiter.take("a"), limiter.take("b")]
+[True, True, False, True]
 """
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import json
-import time
-from collections import OrderedDict
-from collections.abc import Callable
-from typing import Any
+import math
+from dataclasses import dataclass
 
+from limits import RateLimitItemPerSecond
+from limits.storage import MemoryStorage
+from limits.strategies import SlidingWindowCounterRateLimiter
 from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from paiute.errors import N_
 from paiute.server.errors import ServiceError
 from paiute.server.lang import client_language
 
-__all__ = ["BodyLimit", "Limiter", "TokenBucket"]
-
-Scope = dict[str, Any]
-Message = dict[str, Any]
-Receive = Callable[[], Any]
-Send = Callable[[Message], Any]
+__all__ = ["BodyLimit", "Limiter", "Limits", "send_error"]
 
 
-class TokenBucket:
-    """At most ``rate`` messages a second, in bursts of up to ``burst``."""
+#: A rate at or above this is no limit at all (tests and load runs pass 1e9 or more).
+UNLIMITED = 1e8
+# One store for every limiter of the process: it expires old windows in one thread.
+_STORAGE: MemoryStorage | None = None
+_NAMESPACES = itertools.count()
 
-    __slots__ = ("burst", "clock", "last", "rate", "tokens")
 
-    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.clock = clock
-        self.tokens = burst
-        self.last = clock()
+def _storage() -> MemoryStorage:
+    global _STORAGE
+    if _STORAGE is None:
+        _STORAGE = MemoryStorage()
+    return _STORAGE
 
-    def take(self) -> bool:
-        """Spend one token if there is one."""
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one client may do (``paiute serve`` flags set them; docs/web-protocol.md).
+
+    An address is the peer's IP address, or the one a trusted proxy forwards
+    (``trusted_proxies``, uvicorn's proxy headers); seats are named by their tokens.
+    """
+
+    address_rate: float = 30.0  # requests a second from one address (HTTP and WebSocket)...
+    address_burst: float = 300.0  # ...in bursts of up to this many
+    tables_per_minute: int = 10  # tables one address may create a minute
+    open_tables: int = 10  # tables created by one address that are not closed
+    seats_per_address: int = 4  # seats one address may take at one table
+    ws_per_seat: int = 4  # WebSocket connections open at once for one seat
+    ws_per_address: int = 64  # WebSocket connections open at once from one address
+    chat_rate: float = 1.0  # chat lines a second one seat may say...
+    chat_burst: float = 5.0  # ...in bursts of up to this many
+    header_seconds: float = 10.0  # to send a request's headers, from connecting
+    body_seconds: float = 10.0  # to send a request's body, once its headers are in
+    keep_alive_seconds: int = 5  # an idle connection is closed after this
+    max_connections: int = 2000  # connections (and requests) at once, past which 503
+    trusted_proxies: tuple[str, ...] = ()  # whose X-Forwarded-For / -Proto are believed
 
 
 class Limiter:
-    """One bucket per key (a token's hash or an address), the least recent dropped past ``keys``."""
+    """At most ``rate`` hits a second per key, in bursts of up to ``burst``.
 
-    def __init__(self, rate: float, burst: float, keys: int = 10_000) -> None:
+    ``burst`` hits are allowed in every window of ``burst / rate`` seconds (sliding).
+    """
+
+    def __init__(self, rate: float, burst: float) -> None:
         self.rate = rate
         self.burst = burst
-        self.keys = keys
-        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+        self.unlimited = rate >= UNLIMITED or burst >= UNLIMITED
+        amount = max(1, int(burst))
+        self._item = RateLimitItemPerSecond(amount, max(1, math.ceil(amount / rate)) if rate > 0 else 1)
+        self._limiter = SlidingWindowCounterRateLimiter(_storage())
+        self._namespace = f"paiute-{next(_NAMESPACES)}"  # its own keys in the shared store
 
     def take(self, key: str) -> bool:
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            bucket = self._buckets[key] = TokenBucket(self.rate, self.burst)
-            if len(self._buckets) > self.keys:
-                self._buckets.popitem(last=False)
-        else:
-            self._buckets.move_to_end(key)
-        return bucket.take()
+        """Count one hit for ``key``; False (and nothing counted) past the limit."""
+        if self.unlimited:
+            return True
+        return bool(self._limiter.hit(self._item, self._namespace, key))
+
+
+async def send_error(
+    scope: Scope, send: Send, error: ServiceError, headers: tuple[tuple[bytes, bytes], ...] = ()
+) -> None:
+    """Answer an HTTP request with ``{"error": ...}`` (in the client's language)."""
+    body = json.dumps({"error": error.to_json(client_language(HTTPConnection(scope)))}, ensure_ascii=False)
+    payload = body.encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": error.status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(payload)).encode()),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})
 
 
 class BodyLimit:
-    """ASGI middleware: a request body over ``limit`` bytes is refused with 413 ``too_large``.
+    """ASGI middleware: a request body over ``limit`` bytes is refused with 413 ``too_large``,
+    one not in after ``seconds`` with 408 ``timeout`` (a slow body holds nothing for long).
 
     Bodies are small, so the body is read (at most ``limit`` bytes) before the app sees it.
     """
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Any], limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, seconds: float = 10.0) -> None:
         self.app = app
         self.limit = limit
+        self.seconds = seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
@@ -84,20 +129,29 @@ class BodyLimit:
             return
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length")
+        too_large = ServiceError("too_large", N_("the request body is over {limit} bytes"), limit=self.limit)
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._refuse(scope, send)
+            await send_error(scope, send, too_large)
             return
         body = b""
         more = True
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
-            if len(body) > self.limit:
-                await self._refuse(scope, send)
-                return
+        try:
+            async with asyncio.timeout(self.seconds):
+                while more:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        return  # the client went away
+                    body += message.get("body", b"")
+                    more = message.get("more_body", False)
+                    if len(body) > self.limit:
+                        await send_error(scope, send, too_large)
+                        return
+        except TimeoutError:
+            slow = ServiceError(
+                "timeout", N_("the request body took over {seconds} seconds"), seconds=self.seconds
+            )
+            await send_error(scope, send, slow, ((b"connection", b"close"),))
+            return
         sent = False
 
         async def replay() -> Message:
@@ -109,19 +163,3 @@ class BodyLimit:
             return result
 
         await self.app(scope, replay, send)
-
-    async def _refuse(self, scope: Scope, send: Send) -> None:
-        refusal = ServiceError("too_large", N_("the request body is over {limit} bytes"), limit=self.limit)
-        error = refusal.to_json(client_language(HTTPConnection(scope)))
-        payload = json.dumps({"error": error}, ensure_ascii=False).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(payload)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": payload})

@@ -248,14 +248,23 @@ class Service:
         *,
         client: tuple[str, str] | None = None,
         expected: int | None = None,
+        digest: str | None = None,
     ) -> int:
-        """Plan, store, then apply and fan out (see the module's docstring); the new version."""
+        """Plan, store, then apply and fan out (see the module's docstring); the new version.
+
+        ``digest`` names the request's payload: a repeated client id with another payload is
+        refused (``id_reused``), with the same one it gets its first answer."""
         # Shielded: once started, a change is stored and applied even if the caller goes away.
-        task = asyncio.get_running_loop().create_task(self._commit_now(rt, plan, client, expected))
+        task = asyncio.get_running_loop().create_task(self._commit_now(rt, plan, client, expected, digest))
         return await asyncio.shield(task)
 
     async def _commit_now(
-        self, rt: Runtime, plan: Plan, client: tuple[str, str] | None, expected: int | None
+        self,
+        rt: Runtime,
+        plan: Plan,
+        client: tuple[str, str] | None,
+        expected: int | None,
+        digest: str | None = None,
     ) -> int:
         async with rt.lock:
             table = rt.table
@@ -266,6 +275,13 @@ class Service:
                 if locked is not None and locked.missed:
                     self._apply(rt, locked.missed)
                 if client is not None and client in table.clients:
+                    first = table.requests.get(client)
+                    if digest is not None and first is not None and first != digest:
+                        raise ServiceError(
+                            "id_reused",
+                            N_("the id {id!r} was already used for another request"),
+                            id=client[1],
+                        )
                     return table.clients[client]  # a repeated id: the first answer, nothing applied
                 if expected is not None and expected != table.version:
                     raise ServiceError(
@@ -277,7 +293,10 @@ class Service:
                 drafts = plan(table)
                 if client is not None:
                     last = drafts[-1]
-                    secret = {**last.secret, "client": {"actor": client[0], "id": client[1]}}
+                    named = {"actor": client[0], "id": client[1]}
+                    if digest is not None:
+                        named["digest"] = digest
+                    secret = {**last.secret, "client": named}
                     drafts[-1] = dataclasses.replace(last, secret=secret)
                 events = table.number(drafts, self.clock())
                 status = status_after(table.status, drafts)
@@ -517,8 +536,13 @@ class Service:
             plan = lambda t: t.plan_leave(seat)  # noqa: E731
         else:
             raise ServiceError("bad_request", N_("unknown message type {kind!r}"), kind=kind)
+        digest = hashlib.sha256(json.dumps([kind, fields], sort_keys=True).encode()).hexdigest()[:32]
         version = await self._commit(
-            rt, plan, client=(hash_token(token), client_id), expected=fields.get("expected_version")
+            rt,
+            plan,
+            client=(hash_token(token), client_id),
+            expected=fields.get("expected_version"),
+            digest=digest,
         )
         return {"id": client_id, "version": version}
 

@@ -39,6 +39,8 @@ from paiute.match import Match
 from paiute.players import Player
 from paiute.rules import RuleSet
 from paiute.server.errors import ServiceError
+from paiute.server.names import NAME_LIMIT, clashes  # noqa: F401 (NAME_LIMIT: as before)
+from paiute.server.names import clean_name as _clean_name
 
 __all__ = [
     "BOTS",
@@ -56,8 +58,11 @@ __all__ = [
 BOTS: tuple[str, ...] = ("greedy", "random", "ismcts:ms=200")
 #: Where the clock and timeouts play for a seat (the issue: the server plays a greedy turn).
 CLOCK_BOT = "greedy"
-NAME_LIMIT = 32
 CHAT_LIMIT = 200
+#: Chat lines a table stores, and one seat may say there; past them more are refused (a flood
+#: cannot fill the database, and one seat cannot use up the others' chat).
+CHAT_STORED = 500
+CHAT_PER_SEAT = 150
 # Why a move is refused when no deal is in play: one whole message per table status.
 _NOT_PLAYING: dict[str, str] = {
     "waiting": N_("no deal is being played (the table is waiting)"),
@@ -258,6 +263,9 @@ class Table:
         self.proofs: list[DealProof] = []  # one per started deal, in order
         self.chat: deque[TableEvent] = deque(maxlen=CHAT_KEPT)
         self.clients: dict[tuple[str, str], int] = {}  # (token hash, client id) -> version
+        self.requests: dict[tuple[str, str], str] = {}  # (token hash, client id) -> its digest
+        self.chat_lines = 0  # chat events stored (CHAT_STORED)
+        self.chat_said: Counter[int] = Counter()  # chat events stored per seat (CHAT_PER_SEAT)
         self.last_actions: dict[int, TableEvent] = {}  # each seat's last action (the views)
         self.turn_started = created  # when the seat to act now began to (the clock)
         self.changed = created  # when the last event was stored
@@ -342,6 +350,8 @@ class Table:
         client = event.secret.get("client")
         if client is not None:
             self.clients[(client["actor"], client["id"])] = event.version
+            if "digest" in client:
+                self.requests[(client["actor"], client["id"])] = client["digest"]
 
     def _on_joined(self, event: TableEvent) -> None:
         assert event.seat is not None
@@ -420,6 +430,9 @@ class Table:
 
     def _on_chat(self, event: TableEvent) -> None:
         self.chat.append(event)
+        self.chat_lines += 1
+        if event.seat is not None:
+            self.chat_said[event.seat] += 1
 
     def _on_closed(self, event: TableEvent) -> None:
         self.status = "closed"
@@ -439,6 +452,12 @@ class Table:
         if self.config.private and invite != self.config.invite:
             raise ServiceError("forbidden", N_("this table is private: joining needs its invitation link"))
         name = clean_name(name)
+        if clashes(name, self.names()):
+            raise ServiceError(
+                "conflict",
+                N_("the name {name!r} is taken at this table (or one that looks like it)"),
+                name=name,
+            )
         free = [index for index, held in enumerate(self.seats) if not held.taken]
         if seat is None:
             if not free:
@@ -462,9 +481,16 @@ class Table:
             )
         return [Draft("left", seat)]
 
+    def host(self) -> int | None:
+        """The host: the creator (seat 0), or after they left the first seat a person holds."""
+        return next((index for index, held in enumerate(self.seats) if held.taken and held.bot is None), None)
+
     def plan_start(self, seat: int) -> list[Draft]:
         if self.status != "waiting":
             raise ServiceError("conflict", N_("the match has already started"))
+        host = self.host()
+        if host is not None and seat != host:
+            raise ServiceError("forbidden", N_("only the host (seat {host}) starts the match"), host=host)
         empty = [index for index, held in enumerate(self.seats) if not held.taken]
         spec = self.config.bots
         if empty and spec is None:
@@ -592,6 +618,16 @@ class Table:
     def plan_chat(self, seat: int, text: str) -> list[Draft]:
         if self.status == "closed":
             raise ServiceError("conflict", N_("the table is closed"))
+        if self.chat_said[seat] >= CHAT_PER_SEAT:
+            raise ServiceError(
+                "rate_limited",
+                N_("you have said {limit} lines at this table: that is the most"),
+                limit=CHAT_PER_SEAT,
+            )
+        if self.chat_lines >= CHAT_STORED:
+            raise ServiceError(
+                "rate_limited", N_("this table's chat is full ({limit} lines)"), limit=CHAT_STORED
+            )
         return [Draft("chat", seat, {"name": self.seats[seat].name, "text": clean_chat(text)})]
 
     def plan_timeout(self, seat: int, player: Player) -> list[Draft]:
@@ -613,11 +649,8 @@ def status_after(status: str, drafts: Iterable[Draft]) -> str:
 
 
 def clean_name(name: str) -> str:
-    """A display name: printable, 1 to 32 characters."""
-    text = " ".join("".join(ch for ch in name if ch.isprintable()).split())
-    if not 1 <= len(text) <= NAME_LIMIT:
-        raise ServiceError("bad_request", N_("a name has 1 to {limit} characters"), limit=NAME_LIMIT)
-    return text
+    """A display name: NFKC, visible, 1 to 32 characters (:mod:`paiute.server.names`)."""
+    return _clean_name(name)
 
 
 def clean_chat(text: str) -> str:

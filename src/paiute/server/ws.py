@@ -5,8 +5,12 @@ last version the client saw); the server answers ``welcome`` with the state and 
 events after that version, then an ``update`` for every change. Messages with an ``id``
 (``action``, ``cut``, ``chat``, ``start``, ``leave``) are answered with ``ack`` or ``error``;
 a repeated id gets the first ``ack`` again and is not applied twice. Each message is at most
-4096 bytes and a connection may send about 20 a second; past that the message is refused
-(``too_large``, ``rate_limited``) and changes nothing.
+4096 bytes and a seat may send about 20 a second over all its connections together (a
+spectator's connection as much on its own), chat lines about one a second; past that the
+message is refused (``too_large``, ``rate_limited``) and changes nothing. A seat may hold
+``ws_per_seat`` connections at once and an address ``ws_per_address``
+(:class:`~paiute.server.limits.Limits`); a private table is shown only to its seats and to
+its invitation code (``invite`` in ``hello``).
 
 Everything this connection is sent goes through its queue in order, so an ``ack`` always
 follows the ``update`` of the change it acknowledges.
@@ -25,10 +29,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from paiute.i18n import DEFAULT_LANGUAGE, N_
 from paiute.server.api import ActionBody, ChatBody, CutBody, StartBody
 from paiute.server.errors import ServiceError
+from paiute.server.guard import Guard, client_address, may_see
 from paiute.server.lang import client_language
-from paiute.server.limits import TokenBucket
+from paiute.server.limits import Limiter
 from paiute.server.pubsub import Subscriber
-from paiute.server.service import Runtime, Service
+from paiute.server.service import Runtime, Service, hash_token
 
 __all__ = ["table_socket"]
 
@@ -72,17 +77,44 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     except (TimeoutError, WebSocketDisconnect):
         await _close(websocket)
         return
+    guard: Guard = websocket.app.state.guard
+    address = client_address(websocket.scope)
     try:
         hello = _hello(text, settings.max_message)
         lang = client_language(websocket, hello["lang"])
+        guard.open_socket(address)
+    except ServiceError as error:
+        await _refuse(websocket, error, lang)
+        return
+    try:
+        await _serve(websocket, service, guard, table_id, hello, lang)
+    finally:
+        guard.close_socket(address)
+
+
+async def _serve(
+    websocket: WebSocket, service: Service, guard: Guard, table_id: str, hello: dict[str, Any], lang: str
+) -> None:
+    try:
+        may_see((await service.runtime(table_id)).table, hello["token"], hello["invite"])
         rt, sub, _ = await service.connect(table_id, hello["token"], hello["since"])
     except ServiceError as error:
+        await _refuse(websocket, error, lang)
+        return
+    seat = sub.seat
+    try:
+        if seat is not None:
+            guard.open_seat_socket(table_id, seat)
+    except ServiceError as error:
+        service.disconnect(rt, sub)
         await _refuse(websocket, error, lang)
         return
     writer = asyncio.get_running_loop().create_task(_write(websocket, sub))
     try:
         await _read(websocket, service, rt, sub, table_id, hello["token"], lang)
     finally:
+        if seat is not None:
+            guard.close_seat_socket(table_id, seat)
         service.disconnect(rt, sub)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -128,8 +160,11 @@ def _hello(text: str, limit: int) -> dict[str, Any]:
         not isinstance(since, int) or isinstance(since, bool) or not 0 <= since < 2**31
     ):
         raise ServiceError("bad_request", N_("since is a version number (or null)"))
+    invite = data.get("invite")
+    if invite is not None and (not isinstance(invite, str) or len(invite) > 64):
+        raise ServiceError("bad_request", N_("invite is a table's invitation code (or null)"))
     # "lang" chooses the language of error messages; an unknown one is passed over.
-    return {"token": token, "since": since, "lang": data.get("lang")}
+    return {"token": token, "since": since, "lang": data.get("lang"), "invite": invite}
 
 
 async def _read(
@@ -142,7 +177,11 @@ async def _read(
     lang: str = DEFAULT_LANGUAGE,
 ) -> None:
     settings = service.settings
-    bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
+    # One count per seat over all its connections (and its HTTP commands do not share it).
+    limiter: Limiter = websocket.app.state.seat_limiter
+    guard: Guard = websocket.app.state.guard
+    seated = token is not None and sub.seat is not None
+    key = f"{table_id}:{hash_token(token)}" if seated and token is not None else f"watcher:{id(sub)}"
     strikes = 0
     while True:
         try:
@@ -151,7 +190,7 @@ async def _read(
             return
         client_id: str | None = None
         try:
-            if not bucket.take():
+            if not limiter.take(key):
                 strikes += 1
                 if strikes > STRIKES:
                     return
@@ -181,6 +220,8 @@ async def _read(
                     where=where,
                     detail=first["msg"],
                 ) from None
+            if kind == "chat" and seated and token is not None:
+                guard.may_chat(table_id, hash_token(token))
             fields = body.model_dump()
             answer = await service.command(table_id, token, kind, fields.pop("id"), fields)
             sub.push(_dumps({"type": "ack", **answer}))

@@ -136,6 +136,8 @@ export class TableSocket {
     this.closed = false;
     this.timer = setInterval(() => this.tick(), 1000);
     this.lastPing = Date.now();
+    // A private table shows itself to its seats and to its invitation link only.
+    this.invite = new URLSearchParams(location.search).get("invite");
   }
 
   url() {
@@ -149,14 +151,15 @@ export class TableSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token, since: this.version, lang: currentLanguage() }));
+      const hello = { type: "hello", token: this.token, since: this.version, lang: currentLanguage() };
+      ws.send(JSON.stringify(this.invite ? { ...hello, invite: this.invite } : hello));
     });
     ws.addEventListener("message", (event) => this.receive(event.data));
     ws.addEventListener("close", () => {
       if (this.ws !== ws) return;
       this.ws = null;
       this.welcomed = false;
-      this.status("offline");
+      this.status(this.closed ? "stopped" : "offline"); // stopped: the server said it is no use
       this.scheduleReconnect();
     });
     ws.addEventListener("error", () => {
@@ -214,8 +217,8 @@ export class TableSocket {
           this.status("online");
         }
         if (msg.error?.code === "bad_token") this.token = null;
-        // No such table: reconnecting cannot help.
-        if (msg.error?.code === "not_found" && !msg.id) this.closed = true;
+        // No such table, or a private one without a seat or its invitation: reconnecting cannot help.
+        if ((msg.error?.code === "not_found" || msg.error?.code === "forbidden") && !msg.id) this.closed = true;
         this.callbacks.onError?.(msg.error, msg.id ?? null);
         break;
       }

@@ -122,7 +122,9 @@ async function load(deal) {
   url.searchParams.set("deal", String(deal));
   history.replaceState(null, "", url);
   try {
-    state.replay = await api(`/api/tables/${encodeURIComponent(tableId)}/deals/${deal}/replay`);
+    const invite = url.searchParams.get("invite");
+    const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+    state.replay = await api(`/api/tables/${encodeURIComponent(tableId)}/deals/${deal}/replay${query}`);
     state.step = 0;
   } catch (error) {
     showError(t("replay.not_ready", { message: errorText(error) }));
@@ -135,7 +137,8 @@ async function main() {
   const params = new URLSearchParams(location.search);
   const deal = Number(params.get("deal") ?? 1) || 1;
   try {
-    const view = await api(`/api/tables/${encodeURIComponent(tableId)}/state`);
+    const invite = params.get("invite") ? `?invite=${encodeURIComponent(params.get("invite"))}` : "";
+    const view = await api(`/api/tables/${encodeURIComponent(tableId)}/state${invite}`);
     state.tableName = view.table?.name ?? tableId;
     const finished = view.last_deal ? view.last_deal.deal : (view.table?.deals ?? 0);
     const select = $("deal-select");

@@ -76,6 +76,11 @@ export const EN = {
   "conn.connecting": "Connecting…",
   "conn.online": "Connected",
   "conn.offline": "Connection lost, reconnecting…",
+  "conn.stopped": "Not connected",
+  // The page of a table that does not exist (404).
+  "missing.title": "No such table",
+  "missing.text": "There is no table at this address: it may have been mistyped.",
+  "missing.back": "Back to the lobby",
   "conn.pending": {
     one: "{count} action waiting for the server",
     other: "{count} actions waiting for the server",

@@ -616,7 +616,8 @@ function addEvents(events) {
 
 async function backfillLog(since) {
   try {
-    const data = await api(`/api/tables/${encodeURIComponent(tableId)}/events?since=${since}`, {
+    const invite = state.invite ? `&invite=${encodeURIComponent(state.invite)}` : "";
+    const data = await api(`/api/tables/${encodeURIComponent(tableId)}/events?since=${since}${invite}`, {
       token: state.token,
     });
     const older = (data.events ?? []).filter((e) => !state.log.some((x) => x.version === e.version));
