@@ -164,7 +164,14 @@ class ServerProcess:
     """
 
     def __init__(
-        self, db_url: str, log: Any, *, port: int = 0, bot_delay: float = 0.0, deal_pause: float = 0.0
+        self,
+        db_url: str,
+        log: Any,
+        *,
+        port: int = 0,
+        bot_delay: float = 0.0,
+        deal_pause: float = 0.0,
+        away_grace: float = 30.0,
     ) -> None:
         import re
         import subprocess
@@ -187,6 +194,8 @@ class ServerProcess:
             str(bot_delay),
             "--deal-pause",
             str(deal_pause),
+            "--away-grace",
+            str(away_grace),
         ]
         offset = self.log.stat().st_size if self.log.exists() else 0
         with self.log.open("a") as out:
