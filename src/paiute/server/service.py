@@ -600,10 +600,11 @@ class Service:
                 action = Action.parse(str(fields.get("action", "")))
             except PaiuteError as error:
                 raise ServiceError("bad_request", str(error), cause=error) from None
-            plan = lambda t: t.plan_action(seat, action, "player")  # noqa: E731
+            # A move of a seat the bot plays takes it back first (its player is here).
+            plan = lambda t: [*t.take_back(seat), *t.plan_action(seat, action, "player")]  # noqa: E731
         elif kind == "cut":
             position = fields.get("position")
-            plan = lambda t: t.plan_cut(seat, position, "player")  # noqa: E731
+            plan = lambda t: [*t.take_back(seat), *t.plan_cut(seat, position, "player")]  # noqa: E731
         elif kind == "chat":
             line = str(fields.get("text", ""))
             plan = lambda t: t.plan_chat(seat, line)  # noqa: E731

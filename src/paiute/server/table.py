@@ -568,6 +568,10 @@ class Table:
             raise ServiceError("conflict", N_("the match is over"))
         return [Draft("returned", seat)]
 
+    def take_back(self, seat: int) -> list[Draft]:
+        """What a move of ``seat``'s own player first needs: the seat back from the bot."""
+        return [Draft("returned", seat)] if seat in self.autoplay else []
+
     def plan_rematch(self, new_id: str) -> list[Draft]:
         if self.status != "closed":
             raise ServiceError("conflict", N_("a rematch is offered once the match is over"))
