@@ -26,9 +26,17 @@ def fast_settings(**changes: Any) -> Settings:
         "http_burst": 1e9,
         "ws_rate": 1e9,
         "ws_burst": 1e9,
+        "away_grace": 1e6,  # a seat whose connection goes is not handed to the bot in these tests
     }
     values.update(changes)
     return Settings(**values)
+
+
+def steady(view: dict[str, Any]) -> dict[str, Any]:
+    """A View less what only says who is connected now (a grace period after a connection
+    went): what must not change when a refused message changes nothing."""
+    table = {**view["table"], "players": [{**p, "away_until": None} for p in view["table"]["players"]]}
+    return {**view, "table": table}
 
 
 def auth(token: str | None) -> dict[str, str]:
@@ -234,3 +242,12 @@ class ServerProcess:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def receive(ws: Any) -> dict[str, Any]:
+    """The next WebSocket message that is not a ``presence`` frame (which come whenever
+    someone connects or goes, between the answers these tests wait for)."""
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message.get("type") != "presence":
+            return message

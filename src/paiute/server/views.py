@@ -405,6 +405,7 @@ def _last_deal(table: Table) -> dict[str, Any] | None:
     return {
         "deal": number,
         "dealer": deal.dealer,
+        "wild_cards": [str(card) for card in sorted(deal.wild_cards)],  # R3: the marks it keeps
         "winners": list(result.outcome.winners),
         "dead": result.outcome.dead,
         "calls": [
