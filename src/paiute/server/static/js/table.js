@@ -661,10 +661,13 @@ function renderRematch(view) {
   const closed = view.status === "closed";
   const person = seated(view) && !view.table?.players?.[view.you]?.bot;
   show("rematch-box", closed && person);
+  show("summary-rematch", closed && person); // the last deal's summary is open at the end
   if (!closed) return;
   const made = view.table?.rematch;
   $("rematch-note").textContent = t(made ? "table.rematch.ready" : "table.rematch.note");
-  $("rematch-button").textContent = t(made ? "table.rematch.join" : "table.rematch.button");
+  const label = t(made ? "table.rematch.join" : "table.rematch.button");
+  $("rematch-button").textContent = label;
+  $("summary-rematch").textContent = label;
 }
 
 async function rematch() {
@@ -875,6 +878,7 @@ function start() {
   $("return-button").addEventListener("click", () => send({ type: "return" }));
   $("leave-button").addEventListener("click", leave);
   $("rematch-button").addEventListener("click", rematch);
+  $("summary-rematch").addEventListener("click", rematch);
   wireAlerts();
   $("summary-close").addEventListener("click", () => {
     state.summaryHidden = true;
