@@ -43,12 +43,30 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield running
 
 
+# A browser whose notifications are allowed and recorded, and whose tab can be "hidden".
+FAKE_NOTIFICATIONS = """
+window.__notes = [];
+window.Notification = class {
+  static permission = "granted";
+  static requestPermission() { return Promise.resolve("granted"); }
+  constructor(title, options) { window.__notes.push([title, options?.body ?? ""]); }
+  close() {}
+};
+Object.defineProperty(Document.prototype, "hidden", { get() { return window.__hidden === true; }, configurable: true });
+"""
+
+
 def open_page(
-    browser: Browser, errors: list[str], viewport: dict[str, int] = DESKTOP, **options: Any
+    browser: Browser,
+    errors: list[str],
+    viewport: dict[str, int] = DESKTOP,
+    *,
+    script: str = "",
+    **options: Any,
 ) -> Page:
     phone = viewport["width"] < 600
     context = browser.new_context(viewport=viewport, has_touch=phone, is_mobile=phone, **options)  # type: ignore[arg-type]
-    context.add_init_script(WATCH_MOVES)
+    context.add_init_script(WATCH_MOVES + script)
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
     return page
@@ -91,7 +109,7 @@ def test_two_people_phone_and_desktop(server: Server, browser: Browser) -> None:
     # Ana on a phone, who asked for no motion; Bo on a desktop.
     ana = open_page(browser, errors, PHONE, reduced_motion="reduce")
     table_id = create_in_lobby(ana, server, LONG_NAME, **{"#seats": "2", "#bots": "", "#max-deals": "2"})
-    bo = open_page(browser, errors)
+    bo = open_page(browser, errors, script=FAKE_NOTIFICATIONS)
     join_in_lobby(bo, server, table_id, "Bo")
     watcher = open_page(browser, errors)
     watcher.goto(f"{server.url}/t/{table_id}?watch=1")
@@ -113,6 +131,15 @@ def test_two_people_phone_and_desktop(server: Server, browser: Browser) -> None:
     assert inside(ana, "#balances li > span", ".panel")
     assert ana.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
+    # Bo wants a sound and a notification on his turn; both choices are remembered.
+    bo.check("#alert-sound")
+    bo.check("#alert-notify")
+    expect(bo.locator("#alert-notify")).to_be_checked()
+    remembered = "[localStorage.getItem('paiute.alert.sound'), localStorage.getItem('paiute.alert.notify')]"
+    assert bo.evaluate(remembered) == ["true", "true"]
+    assert not ana.is_checked("#alert-sound")  # off unless chosen
+    tones = int(bo.evaluate("document.documentElement.dataset.toneCount ?? '0'"))
+    bo.evaluate("window.__hidden = true")
     ana.click("#start-button")
 
     # Until a discard shows on both pages: on Bo's it moves, on Ana's (reduced motion) not.
@@ -135,6 +162,11 @@ def test_two_people_phone_and_desktop(server: Server, browser: Browser) -> None:
         return False
 
     play_until(players, title_follows_the_turn)
+    # Bo's turns came while his tab was "hidden": a tone and a notification.
+    play_until(players, lambda: bo.evaluate("window.__notes.length") >= 1)
+    assert bo.evaluate("window.__notes[0][0]") == "Paiute: your turn"
+    assert int(bo.evaluate("document.documentElement.dataset.toneCount")) > tones
+    assert ana.evaluate("document.documentElement.dataset.toneCount ?? '0'") == "0"
 
     # The first deal ends: the summary opens on the phone...
     play_until(players, lambda: ana.locator("#app").get_attribute("data-status") == "deal_over")
