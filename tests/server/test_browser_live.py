@@ -135,7 +135,7 @@ def test_two_people_phone_and_desktop(server: Server, browser: Browser) -> None:
     bo.check("#alert-sound")
     bo.check("#alert-notify")
     expect(bo.locator("#alert-notify")).to_be_checked()
-    remembered = "[localStorage.getItem('paiute.alert.sound'), localStorage.getItem('paiute.alert.notify')]"
+    remembered = "[localStorage.getItem('paiute.alerts.sound'), localStorage.getItem('paiute.alerts.notify')]"
     assert bo.evaluate(remembered) == ["true", "true"]
     assert not ana.is_checked("#alert-sound")  # off unless chosen
     tones = int(bo.evaluate("document.documentElement.dataset.toneCount ?? '0'"))

@@ -1,7 +1,7 @@
 // "It is your turn": the tab's title (always), a short tone made with WebAudio (no file) and a
 // browser notification while the tab is hidden. Sound and notification are off until the
-// player turns them on; each choice is remembered in localStorage (paiute.alert.sound,
-// paiute.alert.notify).
+// player turns them on; each choice is remembered in localStorage (paiute.alerts.sound,
+// paiute.alerts.notify).
 
 import { recall, remember } from "./api.js";
 import { t } from "./strings.js";
@@ -14,29 +14,29 @@ let flagged = false;
 let notice = null;
 
 export function soundOn() {
-  return recall("alert.sound") === true;
+  return recall("alerts.sound") === true;
 }
 
 export function notifyOn() {
-  return recall("alert.notify") === true && "Notification" in window && Notification.permission === "granted";
+  return recall("alerts.notify") === true && "Notification" in window && Notification.permission === "granted";
 }
 
 /** Turn sound on or off (remembered). */
 export function setSound(on) {
-  remember("alert.sound", Boolean(on));
+  remember("alerts.sound", Boolean(on));
   if (on) tone(); // the click is the gesture that lets the page make sounds
 }
 
 /** Turn notifications on (asks the browser's permission) or off; whether they are on. */
 export async function setNotify(on) {
   if (!on) {
-    remember("alert.notify", false);
+    remember("alerts.notify", false);
     return false;
   }
   if (!("Notification" in window)) return false;
   let permission = Notification.permission;
   if (permission === "default") permission = await Notification.requestPermission();
-  remember("alert.notify", permission === "granted");
+  remember("alerts.notify", permission === "granted");
   return permission === "granted";
 }
 

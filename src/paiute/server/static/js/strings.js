@@ -309,6 +309,7 @@ export const EN = {
   "proof.check.pack.bad": "The order is not one whole pack.",
   "proof.check.rebuild": "Rebuild {number}: the revealed order and salt give its hash.",
   "proof.check.rebuild.bad": "Rebuild {number}: the revealed order and salt do NOT give its hash.",
+  "proof.check.rebuild.seen": "Rebuild {number}: the hash is the one published during the deal.",
   "proof.check.rebuild.seen.bad":
     "Rebuild {number}: the hash differs from the one published during the deal.",
   "proof.check.my_hand": "Your five cards were dealt from this pack (R2.5).",

@@ -713,7 +713,7 @@ function wireAlerts() {
   const sound = $("alert-sound");
   const notify = $("alert-notify");
   sound.checked = soundOn();
-  notify.checked = recall("alert.notify") === true && "Notification" in window && Notification.permission === "granted";
+  notify.checked = recall("alerts.notify") === true && "Notification" in window && Notification.permission === "granted";
   sound.addEventListener("change", () => setSound(sound.checked));
   notify.addEventListener("change", async () => {
     const wanted = notify.checked;
