@@ -15,7 +15,7 @@ takes no randomness at all (:class:`QueuedChance`).
 from __future__ import annotations
 
 import secrets
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,9 +26,7 @@ from paiute.chance import RecordedChance, SecureChance
 from paiute.deal import Deal, Event, Phase
 from paiute.errors import N_, IllegalActionError, PaiuteError
 from paiute.fairness import (
-    SCHEME,
     CommittingChance,
-    DealCommitment,
     RebuildCommitment,
     commitment_hash,
     cut,
@@ -39,6 +37,7 @@ from paiute.match import Match
 from paiute.players import LEVELS, Player
 from paiute.rules import RuleSet
 from paiute.server.errors import ServiceError
+from paiute.server.proofs import DealProof, Pending, QueuedChance
 
 __all__ = [
     "BOTS",
@@ -174,82 +173,6 @@ class TableEvent:
     deal: int | None = None
 
 
-@dataclass(slots=True)
-class DealProof:
-    """Everything R10.2 reveals of a deal once it has ended."""
-
-    sha256: str
-    salt: str
-    shuffled: tuple[Card, ...]
-    position: int | None = None
-    rebuilds: list[RebuildCommitment] = field(default_factory=list)
-
-    @property
-    def commitment(self) -> DealCommitment:
-        return DealCommitment(self.sha256, self.salt, self.position, tuple(self.rebuilds))
-
-    def public_json(self) -> dict[str, object]:
-        """What may be shown while the deal lasts: the hashes only."""
-        return self.commitment.public_json()
-
-    def record_json(self) -> dict[str, object]:
-        """The ``commitment`` of a finished deal in a paiute-record/1 file (RECORD.md)."""
-        return self.commitment.to_json()
-
-    def proof_json(self) -> dict[str, object]:
-        """The proof endpoint's body (docs/web-protocol.md)."""
-        assert self.position is not None
-        return {
-            "scheme": SCHEME,
-            "sha256": self.sha256,
-            "salt": self.salt,
-            "cut": self.position,
-            "shuffled": [str(card) for card in self.shuffled],
-            "deck": [str(card) for card in cut(self.shuffled, self.position)],
-            "rebuilds": [
-                {"sha256": made.sha256, "salt": made.salt, "order": [str(card) for card in made.order]}
-                for made in self.rebuilds
-            ],
-        }
-
-
-class QueuedChance:
-    """The chance of a server deal: each rebuild (R4.6) takes the next order queued.
-
-    Orders are decided securely (R10.1) while planning, stored, and only then queued here and
-    applied, so a replay after a restart deals exactly the same stock.
-    """
-
-    __slots__ = ("_orders",)
-
-    def __init__(self) -> None:
-        self._orders: deque[tuple[Card, ...]] = deque()
-
-    def push(self, order: Sequence[Card]) -> None:
-        self._orders.append(tuple(order))
-
-    def shuffle(self, cards: list[Card]) -> None:
-        if not self._orders:
-            raise PaiuteError("R4.6 a rebuild with no stored stock order")
-        order = self._orders.popleft()
-        if Counter(order) != Counter(cards):
-            raise PaiuteError("R4.6 the stored stock order is not the cards the rebuild moves")
-        cards[:] = order
-
-    def below(self, n: int) -> int:
-        raise PaiuteError("a server deal draws nothing at random outside its plans")
-
-
-@dataclass(frozen=True, slots=True)
-class _Pending:
-    """A committed, shuffled pack waiting for its cut (R2.4, R10.2)."""
-
-    deal: int
-    dealer: int
-    cutter: int
-    proof: DealProof
-
-
 # -- the table ----------------------------------------------------------------------------
 
 
@@ -277,7 +200,7 @@ class Table:
         self.autoplay: dict[int, str] = {}  # person seats the bot plays for now, and why
         self.rematch: str | None = None  # the id of the rematch table, once one is made
         self._host: str | None = None  # the creator's token hash (the first to sit down)
-        self._pending: _Pending | None = None
+        self._pending: Pending | None = None
         self._chance: QueuedChance | None = None
         self._tokens: dict[str, int] = {}
 
@@ -434,7 +357,7 @@ class Table:
         order = tuple(Card.parse(text) for text in event.secret["order"])
         proof = DealProof(event.data["sha256"], event.secret["salt"], order)
         data = event.data
-        self._pending = _Pending(data["deal"], data["dealer"], data["cutter"], proof)
+        self._pending = Pending(data["deal"], data["dealer"], data["cutter"], proof)
         self.status = "cut"
         self.turn_started = event.created
 
