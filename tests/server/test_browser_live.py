@@ -279,3 +279,34 @@ def test_play_now_and_a_rematch(server: Server, browser: Browser) -> None:
         TablePage(page).wait_ready()
         page.wait_for_function("s => document.getElementById('app').dataset.you === s", arg=seat)
     assert errors == []
+
+
+def test_the_lobby_filters_and_pages_its_tables(server: Server, browser: Browser) -> None:
+    errors: list[str] = []
+    made = [
+        server.api(
+            "POST", "/api/tables", json={"player_name": f"P{n}", "seats": 2, "stake": 77, "name": f"S77 {n}"}
+        )
+        for n in range(12)
+    ]
+    server.api("POST", f"/api/tables/{made[0]['table']['id']}/join", json={"name": "Full"})
+    page = open_page(browser, errors)
+    page.goto(server.url + "/")
+    page.fill("#filter-stake", "77")
+    page.locator("#filter-stake").dispatch_event("change")
+    expect(page.locator("#page-info")).to_have_text("Page 1 of 2")
+    expect(page.locator("#table-list li.table-item")).to_have_count(10)
+    page.click("#page-next")
+    expect(page.locator("#page-info")).to_have_text("Page 2 of 2")
+    expect(page.locator("#table-list li.table-item")).to_have_count(2)
+    expect(page.locator("#page-next")).to_be_disabled()
+    page.check("#filter-open")  # the full table goes; back to the first page
+    expect(page.locator("#page-info")).to_have_text("Page 1 of 2")
+    page.click("#page-next")
+    expect(page.locator("#table-list li.table-item")).to_have_count(1)
+    full = made[0]["table"]["id"]
+    assert page.locator(f"li[data-table-id='{full}']").count() == 0
+    page.fill("#filter-stake", "78")
+    page.locator("#filter-stake").dispatch_event("change")
+    expect(page.locator("#table-list li.empty")).to_have_text("No open table matches these filters.")
+    assert errors == []
