@@ -20,6 +20,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 #: Seconds a test waits for one thing the server must do (a frame, a bot's move).
 WAIT = 20.0
+#: Seconds between two messages of one connection.
+PACE = 0.06
 
 
 @contextlib.contextmanager
@@ -119,6 +121,7 @@ class Seat:
     async def send(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send a message with a fresh id; its ack or error."""
         assert self.ws is not None
+        await asyncio.sleep(PACE)  # under the server's --rate-limit (20 a second per connection)
         self._count += 1
         ident = f"m{self._count}-{random.random()}"
         start = len(self.frames)
@@ -158,4 +161,6 @@ class Seat:
             return await self.send({"type": "cut", "position": rng.randrange(52)})
         legal = view["observation"]["legal_actions"]
         quiet = [action for action in legal if not action.startswith("call")] or legal
-        return await self.send({"type": "action", "action": rng.choice(quiet)})
+        # Mostly from the stock, so that it runs out and the deal ends (R4.6, R4.7).
+        action = "draw stock" if "draw stock" in legal and rng.random() < 0.9 else rng.choice(quiet)
+        return await self.send({"type": "action", "action": action})

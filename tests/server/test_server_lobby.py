@@ -90,7 +90,9 @@ def test_a_rematch_seats_those_who_accept_at_a_new_table_with_the_same_settings(
 ) -> None:
     async def scenario() -> None:
         rng = random.Random(3)
-        table_id, ana_token = new_table(server, seats=3, bots="random", max_deals=1, stake=2, name="Friday")
+        table_id, ana_token = new_table(
+            server, seats=3, bots="random", max_deals=1, stake=2, name="Friday", options={"max_rebuilds": 1}
+        )
         _, bo_token = sit(server, table_id, "Bo")
         early = call(server, "POST", f"/api/tables/{table_id}/rematch", ana_token)
         assert early.status_code == 409  # not before the match is over

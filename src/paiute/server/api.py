@@ -105,6 +105,7 @@ class CreateTable(BaseModel):
 
 class PlayNow(BaseModel):
     model_config = ConfigDict(extra="ignore")
+    name: str = Field("Paiute table", min_length=1, max_length=60)
     player_name: str = Field(min_length=1, max_length=32)
     level: Level = Field("medium", description="the bots' level (paiute.players.DEFAULT_LEVEL)")
     seats: int = Field(3, ge=2, le=5)
@@ -277,7 +278,7 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
 )
 async def play_now(body: PlayNow, request: Request, response: Response) -> dict[str, Any]:
     fields = {
-        "name": "Paiute table",
+        "name": body.name,
         "player_name": body.player_name,
         "seats": body.seats,
         "chips": 100,

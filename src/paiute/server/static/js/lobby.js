@@ -200,7 +200,12 @@ async function playNow(event) {
   const button = $("play-submit");
   button.disabled = true;
   try {
-    const answer = await api("/api/play", { method: "POST", body: { player_name: name, level: $("play-level").value } });
+    const answer = await api("/api/play", { method: "POST", body: {
+        name: t("lobby.create.table_name.default", { name }),
+        player_name: name,
+        level: $("play-level").value,
+      },
+    });
     setSeatToken(answer.table.id, answer.token);
     location.assign(`/t/${encodeURIComponent(answer.table.id)}`);
   } catch (error) {

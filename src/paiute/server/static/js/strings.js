@@ -180,6 +180,7 @@ export const EN = {
   "table.waiting.heading": "Waiting for the match to start",
   "table.leave": "Leave this seat",
   "table.leave.match": "Leave the match (the bot plays for you)",
+  "table.leave.last": "Leave and end the match (nobody else is playing)",
   "table.return": "Take my seat back",
   "table.autoplay.left": "You left the match: the bot plays your seat.",
   "table.autoplay.away": "The bot plays your seat while you are away.",

@@ -200,7 +200,7 @@ function renderSeats(view, obs) {
     if (seat === view.you) li.classList.add("me");
     const actor = playing ? dealObs.current_seat : view.status === "cut" ? view.cutter : null;
     if (actor === seat) li.classList.add("turn");
-    if (player.autoplay) li.classList.add("autoplay");
+    if (player.autoplay && inMatch) li.classList.add("autoplay");
     const head = el("div", "seat-head");
     const seatTaken = player.taken || player.bot || view.names?.[seat];
     const nameText = seatTaken ? seatName(view, seat) : t("table.seat.empty");
@@ -216,7 +216,7 @@ function renderSeats(view, obs) {
     if (view.status === "cut" && view.cutter === seat) tags.append(el("span", "tag turn", t("table.seat.cutter")));
     if (playing && dealObs.current_seat === seat) tags.append(el("span", "tag turn", t("table.seat.turn")));
     if (player.bot) tags.append(el("span", "tag bot", t("table.seat.bot", { spec: player.bot })));
-    if (player.autoplay) tags.append(el("span", "tag autoplay", t("table.seat.autoplay")));
+    if (player.autoplay && inMatch) tags.append(el("span", "tag autoplay", t("table.seat.autoplay")));
     const person = player.taken && !player.bot;
     if (person && !player.autoplay && player.connected === false) {
       tags.append(el("span", "tag offline", t("table.seat.offline")));
@@ -654,7 +654,12 @@ function renderAutoplay(view) {
   $("return-button").disabled = state.busy;
   const leave = $("leave-button");
   leave.hidden = !seated(view) || Boolean(reason) || !(playing || view.status === "waiting");
-  leave.textContent = t(view.status === "waiting" ? "table.leave" : "table.leave.match");
+  // The last person at the table who leaves ends the match (nobody would be left to play with).
+  const others = (view.table?.players ?? []).filter(
+    (p) => p.seat !== view.you && p.taken && !p.bot && p.autoplay !== "left",
+  );
+  const key = view.status === "waiting" ? "table.leave" : others.length ? "table.leave.match" : "table.leave.last";
+  leave.textContent = t(key);
 }
 
 function renderRematch(view) {
