@@ -62,6 +62,9 @@ __all__ = ["Runtime", "Service", "Settings", "hash_token", "new_token"]
 
 log = logging.getLogger("paiute.server")
 
+#: Seconds between two presence frames of one table (a burst of connections makes one).
+PRESENCE_EVERY = 0.2
+
 P = ParamSpec("P")
 R = TypeVar("R")
 Plan = Callable[[Table], list[Draft]]
@@ -115,6 +118,7 @@ class Runtime:
         self.updates = views.Updates()  # the update frames, encoded once per version and seat
         self.away: dict[int, float] = {}  # seats whose player went -> when the bot takes over
         self.rematch_lock = asyncio.Lock()
+        self.presence_due: asyncio.TimerHandle | None = None  # the next presence frame
 
     def presence(self) -> views.Presence:
         seats = frozenset(sub.seat for sub in self.subscribers if sub.seat is not None)
@@ -328,6 +332,10 @@ class Service:
         for item in events:
             rt.table.apply(item)
             self._broadcast(rt, item)
+            seat = item.seat
+            if item.type == "autoplay" and seat is not None and rt.connected(seat):
+                # Another process handed over a seat whose player is here: it is theirs again.
+                self._spawn(self._take_back(rt, seat))
 
     async def _reload(self, rt: Runtime) -> None:
         """Read a table back from the database after a failed write (memory must match it)."""
@@ -740,12 +748,21 @@ class Service:
             await self._commit(rt, lambda t: t.plan_return(seat))
 
     def _push_presence(self, rt: Runtime) -> None:
-        """Tell every connection who is there now (connections, spectators, grace periods)."""
-        if self._closing:
+        """Tell every connection who is there now (connections, spectators, grace periods),
+        at most once per ``PRESENCE_EVERY`` seconds a table: connections that come and go in a
+        burst make one frame, not one each for every watcher."""
+        if self._closing or rt.presence_due is not None:
             return
-        text = json.dumps(rt.presence().frame(), separators=(",", ":"))
-        for sub in list(rt.subscribers):
-            sub.push(text)
+
+        def push() -> None:
+            rt.presence_due = None
+            if self._closing:
+                return
+            text = json.dumps(rt.presence().frame(), separators=(",", ":"))
+            for sub in list(rt.subscribers):
+                sub.push(text)
+
+        rt.presence_due = asyncio.get_running_loop().call_later(PRESENCE_EVERY, push)
 
     def _forget_if_closed(self, rt: Runtime) -> None:
         """A closed table nobody watches leaves memory (it is read back if asked for again)."""
