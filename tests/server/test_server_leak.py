@@ -235,6 +235,10 @@ def test_r9_nothing_sent_reveals_a_hidden_card(
                         )
             else:
                 raise AssertionError("the match did not end")
+            if policy == "leave":  # the rematch event, after the match (R9.3: all may be shown now)
+                made = client.post(f"/api/tables/{table_id}/rematch", headers=auth(token))
+                assert made.status_code == 200, made.text
+                client.cookies.clear()
             for viewer, seat_token in tokens.items():
                 for since in (0, version // 2):
                     response = client.get(
