@@ -40,7 +40,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from paiute.server import create_app
-from paiute.server.api import ChatBody
+from paiute.server.api import ChatBody, StartBody
 
 HTTP_EXAMPLES = 25  # per operation
 WS_EXAMPLES = 150
@@ -152,15 +152,19 @@ FRAMES = st.one_of(
 
 
 def could_change_the_table(kind: str, payload: str | bytes) -> bool:
-    """A well-formed chat (the one message the seat not to move may send) is not fuzz."""
+    """A well-formed chat, or leave (during a match the bot then plays the seat), is not fuzz:
+    the seat not to move may send them."""
     try:
         data = json.loads(payload)
     except (ValueError, UnicodeDecodeError):
         return False
-    if not isinstance(data, dict) or data.get("type") != "chat":
+    if not isinstance(data, dict) or data.get("type") not in ("chat", "leave"):
+        return False
+    model = ChatBody if data["type"] == "chat" else StartBody
+    if data["type"] == "leave" and not isinstance(data.get("id"), str):
         return False
     try:
-        ChatBody.model_validate(data)
+        model.model_validate(data)
     except ValueError:
         return False
     return True
