@@ -46,13 +46,16 @@ class Server:
 
 
 @contextlib.contextmanager
-def run_server(directory: Path, *, deal_pause: float = 2.0, bot_delay: float = 0.0) -> Iterator[Server]:
+def run_server(
+    directory: Path, *, deal_pause: float = 2.0, bot_delay: float = 0.0, away_grace: float = 30.0
+) -> Iterator[Server]:
     """``paiute serve`` on a free port of 127.0.0.1 until the block ends."""
     running = ServerProcess(
         f"sqlite:///{directory / 'db.sqlite'}",
         directory / "server.log",
         deal_pause=deal_pause,
         bot_delay=bot_delay,
+        away_grace=away_grace,
     )
     try:
         httpx.get(running.url + "/api/health", timeout=5).raise_for_status()

@@ -30,6 +30,7 @@ def fast_settings(**changes: Any) -> Settings:
         "http_burst": 1e9,
         "ws_rate": 1e9,
         "ws_burst": 1e9,
+        "away_grace": 1e6,  # a seat whose connection goes is not handed to the bot in these tests
     }
     values.update(changes)
     return Settings(**values)
@@ -50,6 +51,13 @@ def fast_limits(**changes: Any) -> Limits:
     }
     values.update(changes)
     return Limits(**values)
+
+
+def steady(view: dict[str, Any]) -> dict[str, Any]:
+    """A View less what only says who is connected now (a grace period after a connection
+    went): what must not change when a refused message changes nothing."""
+    table = {**view["table"], "players": [{**p, "away_until": None} for p in view["table"]["players"]]}
+    return {**view, "table": table}
 
 
 def auth(token: str | None) -> dict[str, str]:
@@ -262,6 +270,7 @@ class ServerProcess:
         bot_delay: float = 0.0,
         deal_pause: float = 0.0,
         extra: Sequence[str] = (),
+        away_grace: float = 30.0,
     ) -> None:
         import re
         import subprocess
@@ -285,6 +294,8 @@ class ServerProcess:
             "--deal-pause",
             str(deal_pause),
             *extra,
+            "--away-grace",
+            str(away_grace),
         ]
         offset = self.log.stat().st_size if self.log.exists() else 0
         with self.log.open("a") as out:
@@ -320,3 +331,12 @@ class ServerProcess:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=10)
         self.kill()
+
+
+def receive(ws: Any) -> dict[str, Any]:
+    """The next WebSocket message that is not a ``presence`` frame (which come whenever
+    someone connects or goes, between the answers these tests wait for)."""
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message.get("type") != "presence":
+            return message

@@ -84,7 +84,7 @@ def played(server: Server, browser: Browser) -> PlayedDeal:
     ana.fill("#player-name", "Ana")
     ana.fill("#table-name", "Friday game")
     ana.select_option("#seats", "3")
-    ana.select_option("#bots", "greedy")
+    ana.select_option("#bots", "medium")
     ana.fill("#max-deals", "2")
     ana.click("#create-submit")
     ana.wait_for_url("**/t/*")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import auth, create, two_people_playing
+from server_helpers import auth, create, receive, two_people_playing
 
 from paiute.errors import N_
 from paiute.i18n import LANGUAGES, translator
@@ -81,14 +81,14 @@ def test_r4_1_refusal_over_the_websocket_in_romanian_and_bengali(client: TestCli
     for lang in ("en", "ro", "bn"):
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             ws.send_json({"type": "hello", "token": tokens[waiting], "since": None, "lang": lang})
-            assert ws.receive_json()["type"] == "welcome"
+            assert receive(ws)["type"] == "welcome"
             ws.send_json({"type": "action", "id": "a1", "action": "draw stock"})
-            answer = ws.receive_json()
+            answer = receive(ws)
             assert answer["type"] == "error"
             assert answer["id"] == "a1"
             answers[lang] = answer["error"]
             ws.send_json({"type": "chat", "id": "c1", "text": "   "})  # blank once cleaned
-            answers[lang + " chat"] = ws.receive_json()["error"]
+            answers[lang + " chat"] = receive(ws)["error"]
     assert answers["en"]["message"] == f"R4.1 it is seat {mover}'s turn, not seat {waiting}'s"
     assert answers["ro"]["message"] == f"R4.1 este rândul locului {mover}, nu al locului {waiting}"
     bn = translator("bn")
@@ -106,7 +106,7 @@ def test_r4_1_refusal_over_the_websocket_in_romanian_and_bengali(client: TestCli
 
 def test_websocket_refusal_before_hello_follows_accept_language(client: TestClient) -> None:
     with client.websocket_connect("/ws/tables/" + "x" * 40, headers={"Accept-Language": "ro"}) as ws:
-        assert ws.receive_json()["error"] == {
+        assert receive(ws)["error"] == {
             "code": "not_found",
             "message": "nu există o astfel de masă",
             "rule": None,

@@ -143,6 +143,8 @@ def drain(
         if message["type"] in ("welcome", "update"):
             capture.check(viewer, message["version"], message)
             last[viewer] = message["version"]
+        elif message["type"] == "presence":
+            capture.check(viewer, last[viewer], message)  # who is there, never a card
         else:
             assert message["type"] in ("ack", "error"), message
             assert "state" not in message
@@ -159,6 +161,8 @@ MATCHES = [
     pytest.param(
         {"seats": 4, "bots": "greedy", "max_deals": 1, "options": {"jokers": True}}, 1, "hurry", id="jokers-4"
     ),
+    # Seat 1 leaves mid-match (the bot plays it: events autoplay), then takes it back.
+    pytest.param({"seats": 3, "bots": "random", "max_deals": 2}, 2, "leave", id="pagat-3-leave"),
     # Five people who never call: the stock is rebuilt (R4.6) until the deal is dead (R4.7).
     pytest.param(
         {"seats": 5, "bots": None, "max_deals": 1, "options": {"max_rebuilds": 2, "wild_colour": "opposite"}},
@@ -192,6 +196,7 @@ def test_r9_nothing_sent_reveals_a_hidden_card(
                 last[viewer] = welcome["version"]
                 sockets[viewer] = ws
             start(client, table_id, token)
+            gone: set[int] = set()
             for _ in range(ROUNDS):
                 views = {}
                 for viewer, seat_token in tokens.items():
@@ -203,9 +208,18 @@ def test_r9_nothing_sent_reveals_a_hidden_card(
                     drain(ws, viewer, version, capture, last)
                 if views[None]["status"] == "closed":
                     break
+                if policy == "leave" and views[1]["status"] == "playing":
+                    left = views[1]["table"]["players"][1]["autoplay"]
+                    if not gone and version > 12:
+                        sockets[1].send_json({"type": "leave", "id": f"leave{version}"})
+                        gone.add(version)
+                    elif left == "left" and version > max(gone) + 12:
+                        sockets[1].send_json({"type": "return", "id": "back"})
                 for viewer, view in views.items():
                     if viewer is None or view["version"] != version:
                         continue
+                    if view["table"]["players"][viewer]["autoplay"]:
+                        continue  # the bot plays this seat now
                     ws = sockets[viewer]
                     if view["status"] == "cut" and view["cutter"] == viewer:
                         ws.send_json({"type": "cut", "id": f"c{version}", "position": rng.randrange(54)})
@@ -221,6 +235,10 @@ def test_r9_nothing_sent_reveals_a_hidden_card(
                         )
             else:
                 raise AssertionError("the match did not end")
+            if policy == "leave":  # the rematch event, after the match (R9.3: all may be shown now)
+                made = client.post(f"/api/tables/{table_id}/rematch", headers=auth(token))
+                assert made.status_code == 200, made.text
+                client.cookies.clear()
             for viewer, seat_token in tokens.items():
                 for since in (0, version // 2):
                     response = client.get(
@@ -231,6 +249,8 @@ def test_r9_nothing_sent_reveals_a_hidden_card(
         rebuilds = sum(len(deal.rebuilds) for deal in record.deals)
     assert capture.checked > 10
     assert capture.cards_seen > 20
+    if policy == "leave":
+        assert gone, "seat 1 was meant to leave during the match"
     if policy == "stall":
         assert rebuilds == 2, "this match was meant to rebuild the stock twice (R4.6, R4.7)"
 

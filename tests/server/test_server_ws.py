@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import auth, create, fast_limits, fast_settings, join, start, state
+from server_helpers import auth, create, fast_limits, fast_settings, join, receive, start, state
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
@@ -19,14 +19,14 @@ MESSAGES = 20_000  # bound on the messages a test reads from one connection
 
 def hello(ws: WebSocketTestSession, token: str | None = None, since: int | None = None) -> dict[str, Any]:
     ws.send_json({"type": "hello", "token": token, "since": since})
-    welcome: dict[str, Any] = ws.receive_json()
+    welcome: dict[str, Any] = receive(ws)
     assert welcome["type"] == "welcome", welcome
     return welcome
 
 
 def receive_until(ws: WebSocketTestSession, done: Any) -> dict[str, Any]:
     for _ in range(MESSAGES):
-        message: dict[str, Any] = ws.receive_json()
+        message: dict[str, Any] = receive(ws)
         if done(message):
             return message
     raise AssertionError("the awaited message never came")
@@ -55,7 +55,7 @@ def test_full_match_over_websockets(client: TestClient) -> None:
         ws.send_json({"type": "start", "id": "s"})
         last = welcome["version"]
         for _ in range(MESSAGES):
-            message = ws.receive_json()
+            message = receive(ws)
             assert message["type"] in ("update", "ack"), message
             if message["type"] == "ack":
                 acks += 1
@@ -143,19 +143,19 @@ def test_websocket_refusals_change_nothing(client: TestClient) -> None:
         ]
         for message, code in cases:
             ws.send_json(message)
-            answer = ws.receive_json()
+            answer = receive(ws)
             assert answer["type"] == "error", (message, answer)
             assert answer["error"]["code"] == code, (message, answer)
         ws.send_text("{not json")
-        assert ws.receive_json()["error"]["code"] == "bad_request"
+        assert receive(ws)["error"]["code"] == "bad_request"
         ws.send_text("[1, 2]")
-        assert ws.receive_json()["error"]["code"] == "bad_request"
+        assert receive(ws)["error"]["code"] == "bad_request"
         ws.send_text('{"type": "chat", "id": "6", "text": "' + "x" * 5000 + '"}')
-        assert ws.receive_json()["error"]["code"] == "too_large"
+        assert receive(ws)["error"]["code"] == "too_large"
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         hello(ws, tokens[mover])
         ws.send_json({"type": "action", "id": "7", "action": "discard 2c"})
-        answer = ws.receive_json()
+        answer = receive(ws)
         assert answer["error"]["code"] == "illegal_action"
         assert answer["error"]["rule"] == "R4.2"
         assert answer["id"] == "7"
@@ -171,12 +171,12 @@ def test_websocket_hello_refusals_close_the_connection(client: TestClient) -> No
     ):
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             ws.send_json(first)
-            assert ws.receive_json()["error"]["code"] == code
+            assert receive(ws)["error"]["code"] == code
             with pytest.raises(WebSocketDisconnect):
-                ws.receive_json()
+                receive(ws)
     with client.websocket_connect("/ws/tables/missing") as ws:
         ws.send_json({"type": "hello", "token": None, "since": None})
-        assert ws.receive_json()["error"]["code"] == "not_found"
+        assert receive(ws)["error"]["code"] == "not_found"
 
 
 def test_spectator_sees_updates_but_cannot_act(client: TestClient) -> None:
@@ -186,12 +186,12 @@ def test_spectator_sees_updates_but_cannot_act(client: TestClient) -> None:
         assert welcome["seat"] is None
         assert welcome["state"]["observation"]["hand"] == []
         ws.send_json({"type": "action", "id": "x", "action": "draw stock"})
-        assert ws.receive_json()["error"]["code"] == "bad_token"
+        assert receive(ws)["error"]["code"] == "bad_token"
         said = client.post(
             f"/api/tables/{table_id}/chat", json={"id": "c", "text": "hello"}, headers=auth(tokens[0])
         )
         assert said.status_code == 200, said.text
-        update = ws.receive_json()
+        update = receive(ws)
         assert update["type"] == "update"
         assert update["event"]["type"] == "chat"
         assert update["state"]["table"]["spectators"] == 1

@@ -109,6 +109,13 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         help=_(N_("pause between the end of a deal and the next (default 3)")),
     )
     parser.add_argument(
+        "--away-grace",
+        type=float,
+        default=30.0,
+        metavar=_(N_("SECONDS")),
+        help=_(N_("how long a seat whose player went waits before the bot plays it (default 30)")),
+    )
+    parser.add_argument(
         "--rate-limit",
         type=float,
         default=20.0,
@@ -244,8 +251,8 @@ def run(args: argparse.Namespace) -> int:
         raise PaiuteError(
             f"paiute serve needs the web extra ({error.name} is missing): pip install 'paiute[web]'"
         ) from None
-    if args.bot_delay < 0 or args.deal_pause < 0:
-        raise PaiuteError("--bot-delay and --deal-pause are seconds, 0 or more")
+    if args.bot_delay < 0 or args.deal_pause < 0 or args.away_grace < 0:
+        raise PaiuteError("--bot-delay, --deal-pause and --away-grace are seconds, 0 or more")
     if args.rate_limit < 0:
         raise PaiuteError("--rate-limit is messages a second, 0 (no limit) or more")
     if args.address_rate < 0 or args.header_timeout <= 0:
@@ -274,6 +281,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(
         bot_delay=args.bot_delay,
         deal_pause=args.deal_pause,
+        away_grace=args.away_grace,
         ws_rate=rate,
         ws_burst=2 * rate,
         http_rate=rate,

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
 
 from paiute.i18n import LANGUAGES, N_, catalogue_json, translator
-from paiute.players import PLAYERS
+from paiute.players import DEFAULT_LEVEL, LEVELS, PLAYERS
 from paiute.rules import OPTIONS, PRESETS, RuleSet
 from paiute.server.errors import ServiceError
 from paiute.server.guard import Guard, client_address, may_see
@@ -51,7 +51,8 @@ OptionName = Literal[
     "ties",
     "unit",
 ]
-BotSpec = Literal["greedy", "random", "ismcts:ms=200"]
+BotSpec = Literal["easy", "medium", "hard", "expert", "greedy", "random", "ismcts:ms=200"]
+Level = Literal["easy", "medium", "hard", "expert"]
 
 
 class ErrorDetail(BaseModel):
@@ -89,9 +90,16 @@ class CreateTable(BaseModel):
     seats: int = Field(4, ge=2, le=8, description="2..8, checked against R2.1 (max_players)")
     stake: int | None = Field(None, ge=0, le=1_000_000, description="chips per deal (R8.2 option stake)")
     chips: int = Field(100, ge=1, le=1_000_000_000)
-    bots: BotSpec | None = Field(None, description="the bot that fills empty seats at the start")
+    bots: BotSpec | None = Field(
+        None, description="the level of the bots that fill empty seats at the start (easy..expert)"
+    )
     private: bool = False
-    turn_seconds: int | None = Field(None, ge=1, le=86_400)
+    turn_seconds: int | None = Field(
+        30, ge=1, le=86_400, description="the turn clock; null (no clock) only for a private table"
+    )
+    bank_seconds: int | None = Field(
+        None, ge=0, le=86_400, description="each seat's time bank (default 60 s with a clock)"
+    )
     max_deals: int | None = Field(
         None, ge=1, le=1_000_000, description="the match ends after this many deals"
     )
@@ -100,6 +108,19 @@ class CreateTable(BaseModel):
 InviteCode = Annotated[
     str | None, Query(max_length=64, description="a private table's invitation code (to watch it)")
 ]
+
+
+class PlayNow(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    name: str = Field("Paiute table", min_length=1, max_length=60)
+    player_name: str = Field(min_length=1, max_length=32)
+    level: Level = Field("medium", description="the bots' level (paiute.players.DEFAULT_LEVEL)")
+    seats: int = Field(3, ge=2, le=5)
+
+
+class SeatBody(BaseModel):
+    id: ClientId | None = None
+    target: int = Field(ge=0, le=7, description="the absent seat to hand to the bot")
 
 
 class JoinTable(BaseModel):
@@ -236,17 +257,38 @@ async def presets(request: Request) -> dict[str, Any]:
             }
             for option in OPTIONS
         ],
-        "bots": [spec for spec in BOTS if spec.split(":")[0] in PLAYERS],
+        "bots": [spec for spec in BOTS if spec in LEVELS or spec.split(":")[0] in PLAYERS],
+        "levels": list(LEVELS),
+        "default_level": DEFAULT_LEVEL,
     }
 
 
-@router.get("/tables", summary="Public tables that are not closed")
-async def list_tables(request: Request) -> dict[str, Any]:
-    return await service_of(request).list_tables()
+@router.get("/tables", summary="Public tables that are not closed, newest first, one page")
+async def list_tables(
+    request: Request,
+    open: Annotated[bool, Query(description="only tables with a free seat, waiting")] = False,
+    preset: Annotated[Literal["pagat", "gamerules"] | None, Query()] = None,
+    stake: Annotated[int | None, Query(ge=0, le=1_000_000)] = None,
+    page: Annotated[int, Query(ge=1, le=10_000)] = 1,
+    per_page: Annotated[int, Query(ge=1, le=50)] = 20,
+) -> dict[str, Any]:
+    return await service_of(request).list_tables(
+        open_seats=open, preset=preset, stake=stake, page=page, per_page=per_page
+    )
 
 
 @router.post("/tables", status_code=201, summary="Create a table; you sit at seat 0")
 async def create_table(body: CreateTable, request: Request, response: Response) -> dict[str, Any]:
+    fields = body.model_dump()
+    if "turn_seconds" not in body.model_fields_set:
+        del fields["turn_seconds"]  # the server's default clock
+    return await _create_guarded(request, response, fields)
+
+
+async def _create_guarded(
+    request: Request, response: Response, fields: dict[str, Any], *, start: bool = False
+) -> dict[str, Any]:
+    """Create a table within the creating address's caps (tables a minute, open tables)."""
     service = service_of(request)
     address = client_address(request.scope)
 
@@ -255,10 +297,63 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
         return rt is not None and rt.table.status != "closed"
 
     guard_of(request).before_create(address, is_open)
-    created = await service.create(body.model_dump())
+    created = await service.create(fields, start=start)
     guard_of(request).created(address, created["table"]["id"])
     _seat_cookie(request, response, created["table"]["id"], created["token"])
     return created
+
+
+@router.post("/play", status_code=201, summary="Play now against bots of a level (a private table, started)")
+async def play_now(body: PlayNow, request: Request, response: Response) -> dict[str, Any]:
+    fields = {
+        "name": body.name,
+        "player_name": body.player_name,
+        "seats": body.seats,
+        "chips": 100,
+        "bots": body.level,
+        "private": True,
+        "turn_seconds": None,
+    }
+    return await _create_guarded(request, response, fields, start=True)
+
+
+@router.post(
+    "/tables/{table_id}/rematch",
+    summary="Accept the rematch of a finished match (a new table, the same settings)",
+)
+async def rematch(table_id: TableId, request: Request, response: Response) -> dict[str, Any]:
+    service = service_of(request)
+    address = client_address(request.scope)
+
+    def is_open(other: str) -> bool:
+        rt = service.runtimes.get(other)
+        return rt is not None and rt.table.status != "closed"
+
+    guard_of(request).before_create(address, is_open)
+    made = await service.rematch(table_id, bearer_token(request, table_id))
+    guard_of(request).created(address, made["table"]["id"])
+    _seat_cookie(request, response, made["table"]["id"], made["token"])
+    return made
+
+
+@router.post("/tables/{table_id}/return", summary="Take your seat back from the bot")
+async def return_to_seat(
+    table_id: TableId, request: Request, body: StartBody | None = None
+) -> dict[str, Any]:
+    client = body.id if body is not None and body.id is not None else "return"
+    return await service_of(request).command(table_id, bearer_token(request, table_id), "return", client, {})
+
+
+@router.post(
+    "/tables/{table_id}/seats/{seat}/bot",
+    summary="The host hands an absent seat to the bot",
+)
+async def hand_to_bot(
+    table_id: TableId, seat: Annotated[int, Path(ge=0, le=7)], request: Request, body: StartBody | None = None
+) -> dict[str, Any]:
+    client = body.id if body is not None and body.id is not None else f"bot-{seat}"
+    token = bearer_token(request, table_id)
+    return await service_of(request).command(table_id, token, "hand_to_bot", client, {"target": seat})
 
 
 @router.post("/tables/{table_id}/join", summary="Take a seat")
@@ -277,7 +372,9 @@ async def start_table(table_id: TableId, request: Request, body: StartBody | Non
     return await service_of(request).command(table_id, bearer_token(request, table_id), "start", client, {})
 
 
-@router.post("/tables/{table_id}/leave", summary="Leave your seat (before the start)")
+@router.post(
+    "/tables/{table_id}/leave", summary="Leave your seat (during the match the bot plays it to the end)"
+)
 async def leave_table(table_id: TableId, request: Request, body: StartBody | None = None) -> dict[str, Any]:
     client = body.id if body is not None and body.id is not None else "leave"
     return await service_of(request).command(table_id, bearer_token(request, table_id), "leave", client, {})

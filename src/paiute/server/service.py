@@ -47,12 +47,23 @@ from paiute.server import views
 from paiute.server.db import NOTIFY_CHANNEL, DatabaseError, Locked, Store, StoredTable
 from paiute.server.errors import ServiceError
 from paiute.server.pubsub import Listener, Subscriber
-from paiute.server.table import CLOCK_BOT, Draft, Table, TableConfig, TableEvent, status_after
+from paiute.server.table import (
+    CLOCK_BOT,
+    IN_MATCH,
+    Draft,
+    Table,
+    TableConfig,
+    TableEvent,
+    status_after,
+)
 from paiute.server.writer import Writer
 
 __all__ = ["Runtime", "Service", "Settings", "hash_token", "new_token"]
 
 log = logging.getLogger("paiute.server")
+
+#: Seconds between two presence frames of one table (a burst of connections makes one).
+PRESENCE_EVERY = 0.2
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -72,6 +83,9 @@ class Settings:
     max_message: int = 4096  # bytes in one WebSocket message
     max_body: int = 16384  # bytes in one HTTP request body
     list_limit: int = 200  # tables in the lobby's list
+    away_grace: float = 30.0  # seconds a seat whose player went waits before the bot plays it
+    turn_seconds: int = 30  # the turn clock of a new table unless it sets its own...
+    bank_seconds: int = 60  # ...and each seat's time bank
 
 
 def hash_token(token: str) -> str:
@@ -85,7 +99,7 @@ def new_token() -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Step:
-    kind: str  # "next" (deal), "bot" (a bot's action or cut), "clock" (a timeout)
+    kind: str  # "next" (deal), "bot" (a bot's action or cut), "clock" (a timeout), "away"
     seat: int | None
     due: float
     version: int
@@ -102,11 +116,17 @@ class Runtime:
         self.wake = asyncio.Event()
         self.players: dict[int, Player] = {}
         self.updates = views.Updates()  # the update frames, encoded once per version and seat
+        self.away: dict[int, float] = {}  # seats whose player went -> when the bot takes over
+        self.rematch_lock = asyncio.Lock()
+        self.presence_due: asyncio.TimerHandle | None = None  # the next presence frame
 
     def presence(self) -> views.Presence:
         seats = frozenset(sub.seat for sub in self.subscribers if sub.seat is not None)
         spectators = sum(1 for sub in self.subscribers if sub.seat is None)
-        return views.Presence(seats, spectators)
+        return views.Presence(seats, spectators, tuple(sorted(self.away.items())))
+
+    def connected(self, seat: int) -> bool:
+        return any(sub.seat == seat for sub in self.subscribers)
 
 
 class Service:
@@ -331,6 +351,10 @@ class Service:
         for item in events:
             rt.table.apply(item)
             self._broadcast(rt, item)
+            seat = item.seat
+            if item.type == "autoplay" and seat is not None and rt.connected(seat):
+                # Another process handed over a seat whose player is here: it is theirs again.
+                self._spawn(self._take_back(rt, seat))
 
     async def _reload(self, rt: Runtime) -> None:
         """Read a table back from the database after a failed write (memory must match it)."""
@@ -369,24 +393,35 @@ class Service:
         else:
             rt.wake.set()
 
-    def _next_step(self, table: Table) -> _Step | None:
+    def _next_step(self, rt: Runtime) -> _Step | None:
+        """The next thing due at the table: the next deal, a bot's move (a bot's seat, or a
+        person's handed to the bot while someone is still at the table), a clock running out,
+        or a grace period ending."""
+        table = rt.table
         settings = self.settings
+        version = table.version
+        steps: list[_Step] = []
         if table.status == "deal_over":
-            return _Step("next", None, table.changed + settings.deal_pause, table.version)
+            steps.append(_Step("next", None, table.changed + settings.deal_pause, version))
         actor = table.actor()
-        if actor is None:
-            return None
-        if table.is_bot(actor):
-            return _Step("bot", actor, table.changed + settings.bot_delay, table.version)
-        seconds = table.config.turn_seconds
-        if seconds is not None:
-            return _Step("clock", actor, table.turn_started + seconds, table.version)
-        return None
+        if actor is not None and table.bot_plays(actor):
+            if table.is_bot(actor) or not table.nobody_left():  # nobody there: the table waits
+                steps.append(_Step("bot", actor, table.changed + settings.bot_delay, version))
+        elif actor is not None:
+            deadline = table.deadline()
+            if deadline is not None:
+                steps.append(_Step("clock", actor, deadline, version))
+        for seat, due in list(rt.away.items()):
+            if seat in table.autoplay or table.status not in IN_MATCH or rt.connected(seat):
+                del rt.away[seat]
+            else:
+                steps.append(_Step("away", seat, due, version))
+        return min(steps, key=lambda step: step.due) if steps else None
 
     async def _automate(self, rt: Runtime) -> None:
         failures = 0
         while not self._closing:
-            step = self._next_step(rt.table)
+            step = self._next_step(rt)
             if step is None:
                 self._forget_if_closed(rt)
                 return
@@ -418,7 +453,21 @@ class Service:
         elif step.kind == "clock":
             assert seat is not None
             player = self._clock_player
-            plan = lambda t: t.plan_timeout(seat, player)  # noqa: E731
+            connected = rt.connected(seat)
+            plan = lambda t: t.plan_timeout(seat, player, connected=connected)  # noqa: E731
+        elif step.kind == "away":
+            assert seat is not None
+
+            def plan(t: Table) -> list[Draft]:
+                if rt.connected(seat):  # back in time
+                    raise ServiceError("conflict", N_("the player is back"))
+                return t.plan_autoplay(seat, "away")
+
+            try:
+                await self._commit(rt, plan)
+            finally:
+                rt.away.pop(seat, None)
+            return
         elif table.status == "cut":
             assert seat is not None
             plan = lambda t: t.plan_cut(seat, None, "bot")  # noqa: E731
@@ -428,9 +477,8 @@ class Service:
             assert deal is not None
             bot = rt.players.get(seat)
             if bot is None:
-                spec = table.seats[seat].bot
-                assert spec is not None
-                bot = rt.players[seat] = make_player(spec)
+                # A person's seat handed to the bot is played as the clock plays it.
+                bot = rt.players[seat] = make_player(table.seats[seat].bot or CLOCK_BOT)
             action = await asyncio.to_thread(bot.act, deal.observation(seat))  # R9: only its view
             plan = lambda t: t.plan_action(seat, action, "bot")  # noqa: E731
         await self._commit(rt, plan, expected=step.version)
@@ -453,11 +501,23 @@ class Service:
             raise ServiceError("bad_token", N_("this seat token is not valid at this table"))
         return seat
 
-    async def create(self, request: dict[str, Any]) -> dict[str, Any]:
-        """A new table with its creator at seat 0."""
+    async def create(self, request: dict[str, Any], *, start: bool = False) -> dict[str, Any]:
+        """A new table with its creator at seat 0 (``start``: and its match started at once).
+
+        A table has a turn clock unless it is private and asks for none (``turn_seconds``
+        null): a public table must not wait for ever on an absent player.
+        """
         options = dict(request.get("options") or {})
         if request.get("stake") is not None:
             options["stake"] = request["stake"]
+        settings = self.settings
+        private = bool(request.get("private"))
+        seconds = request.get("turn_seconds", settings.turn_seconds)
+        if seconds is None and not private:
+            raise ServiceError(
+                "bad_request", N_("only a private table may have no turn clock (turn_seconds null)")
+            )
+        bank = request.get("bank_seconds")
         try:
             rules = RuleSet.from_preset(request.get("preset", "pagat"), **options)
             config = TableConfig(
@@ -466,20 +526,30 @@ class Service:
                 seats=request["seats"],
                 chips=request["chips"],
                 bots=request.get("bots"),
-                private=bool(request.get("private")),
-                turn_seconds=request.get("turn_seconds"),
+                private=private,
+                turn_seconds=seconds,
                 max_deals=request.get("max_deals"),
-                invite=secrets.token_urlsafe(9) if request.get("private") else None,
+                invite=secrets.token_urlsafe(9) if private else None,
+                bank_seconds=0 if seconds is None else settings.bank_seconds if bank is None else bank,
             )
         except PaiuteError as error:
             raise ServiceError("bad_request", str(error), _rule_of(str(error)), cause=error) from None
-        table_id = secrets.token_urlsafe(8)
+        created = await self._open(config, request["player_name"], 0)
+        if start:
+            rt = self.runtimes[created["table"]["id"]]
+            await self._commit(rt, lambda t: t.plan_start(0))
+            created["table"] = views.summary(rt.table, rt.presence())
+        return created
+
+    async def _open(
+        self, config: TableConfig, name: str, seat: int, table_id: str | None = None
+    ) -> dict[str, Any]:
+        """Store a new table with ``name`` sitting at ``seat``; the seat's token and links."""
+        table_id = table_id or secrets.token_urlsafe(8)
         token = new_token()
         now = self.clock()
         table = Table(table_id, config, now)
-        events = table.number(
-            table.plan_join(request["player_name"], 0, hash_token(token), config.invite), now
-        )
+        events = table.number(table.plan_join(name, seat, hash_token(token), config.invite), now)
         await self._db(self.store.create, table_id, config.to_json(), config.private, now, events)
         for item in events:
             table.apply(item)
@@ -487,10 +557,44 @@ class Service:
         self.runtimes[table_id] = rt
         return {
             "table": views.summary(table, rt.presence()),
-            "seat": 0,
+            "seat": seat,
             "token": token,
             "seat_link": f"/t/{table_id}#seat={token}",
             "invite": None if config.invite is None else f"/t/{table_id}?invite={config.invite}",
+        }
+
+    async def rematch(self, table_id: str, token: str | None) -> dict[str, Any]:
+        """A seat of a finished match accepts the rematch: the first one makes the new table
+        (the same settings, sitting at the same seat), the others sit down at theirs."""
+        rt = await self.runtime(table_id, fresh=True)
+        seat = self.seat_for(rt, token, required=True)
+        assert seat is not None
+        old = rt.table
+        async with rt.rematch_lock:
+            new_id = old.rematch
+            if new_id is None:
+                new_id = secrets.token_urlsafe(8)
+                made = new_id
+                await self._commit(rt, lambda t: t.plan_rematch(made))
+                config = old.config
+                if config.private:
+                    config = dataclasses.replace(config, invite=secrets.token_urlsafe(9))
+                name = old.seats[seat].name or f"Seat {seat + 1}"
+                return await self._open(config, name, seat, new_id)
+        new = await self.runtime(new_id)
+        fresh = new_token()
+        digest = hash_token(fresh)
+        name = old.seats[seat].name or f"Seat {seat + 1}"
+        free = not new.table.seats[seat].taken
+        invite = new.table.config.invite
+        await self._commit(new, lambda t: t.plan_join(name, seat if free else None, digest, invite))
+        taken = new.table.seat_of(digest)
+        return {
+            "table": views.summary(new.table, new.presence()),
+            "seat": taken,
+            "token": fresh,
+            "seat_link": f"/t/{new_id}#seat={fresh}",
+            "invite": None if invite is None else f"/t/{new_id}?invite={invite}",
         }
 
     async def join(self, table_id: str, name: str, seat: int | None, invite: str | None) -> dict[str, Any]:
@@ -523,10 +627,11 @@ class Service:
                 action = Action.parse(str(fields.get("action", "")))
             except PaiuteError as error:
                 raise ServiceError("bad_request", str(error), cause=error) from None
-            plan = lambda t: t.plan_action(seat, action, "player")  # noqa: E731
+            # A move of a seat the bot plays takes it back first (its player is here).
+            plan = lambda t: [*t.take_back(seat), *t.plan_action(seat, action, "player")]  # noqa: E731
         elif kind == "cut":
             position = fields.get("position")
-            plan = lambda t: t.plan_cut(seat, position, "player")  # noqa: E731
+            plan = lambda t: [*t.take_back(seat), *t.plan_cut(seat, position, "player")]  # noqa: E731
         elif kind == "chat":
             line = str(fields.get("text", ""))
             plan = lambda t: t.plan_chat(seat, line)  # noqa: E731
@@ -534,6 +639,21 @@ class Service:
             plan = lambda t: t.plan_start(seat)  # noqa: E731
         elif kind == "leave":
             plan = lambda t: t.plan_leave(seat)  # noqa: E731
+        elif kind == "return":
+            plan = lambda t: t.plan_return(seat)  # noqa: E731
+        elif kind == "hand_to_bot":
+            target = fields.get("target")
+            if not isinstance(target, int) or isinstance(target, bool):
+                raise ServiceError("bad_request", N_("target is the seat to hand to the bot"))
+
+            def plan(t: Table) -> list[Draft]:
+                if rt.connected(target):
+                    raise ServiceError(
+                        "conflict",
+                        N_("seat {seat} is connected: only an absent seat can be handed to the bot"),
+                        seat=target,
+                    )
+                return t.plan_autoplay(target, "host", by=seat)
         else:
             raise ServiceError("bad_request", N_("unknown message type {kind!r}"), kind=kind)
         digest = hashlib.sha256(json.dumps([kind, fields], sort_keys=True).encode()).hexdigest()[:32]
@@ -546,16 +666,39 @@ class Service:
         )
         return {"id": client_id, "version": version}
 
-    async def list_tables(self) -> dict[str, Any]:
+    async def list_tables(
+        self,
+        *,
+        open_seats: bool = False,
+        preset: str | None = None,
+        stake: int | None = None,
+        page: int = 1,
+        per_page: int = 20,
+    ) -> dict[str, Any]:
+        """The lobby's public tables, newest first: those with a free seat (``open_seats``), of
+        a preset, of a stake; one page of ``per_page``."""
         found = []
         for table_id in await self._db(self.store.public_ids, self.settings.list_limit):
             try:
                 rt = await self.runtime(table_id)
             except ServiceError:
                 continue
-            if rt.table.status != "closed" and not rt.table.config.private:
-                found.append(views.summary(rt.table, rt.presence()))
-        return {"tables": found}
+            table = rt.table
+            if table.status == "closed" or table.config.private:
+                continue
+            if open_seats and (table.status != "waiting" or all(seat.taken for seat in table.seats)):
+                continue
+            if preset is not None and table.rules.preset != preset:
+                continue
+            if stake is not None and table.rules.stake != stake:
+                continue
+            found.append(table)
+        first = (page - 1) * per_page
+        shown = [
+            views.summary(table, self.runtimes[table.id].presence())
+            for table in found[first : first + per_page]
+        ]
+        return {"tables": shown, "total": len(found), "page": page, "per_page": per_page}
 
     async def state(self, table_id: str, token: str | None, *, lenient: bool = False) -> dict[str, Any]:
         rt = await self.runtime(table_id, fresh=True)
@@ -598,16 +741,62 @@ class Service:
             "events": [] if since is None else views.events_for(table, since, seat),
         }
         sub.push(json.dumps(welcome, separators=(",", ":")))  # first in the queue
+        if seat is not None:
+            rt.away.pop(seat, None)
+            if table.autoplay.get(seat) in ("away", "host", "clock"):
+                # The player is back: the seat is theirs again (one who left takes it back
+                # by hand, with "return").
+                self._spawn(self._take_back(rt, seat))
+        self._push_presence(rt)
         return rt, sub, welcome
 
     def disconnect(self, rt: Runtime, sub: Subscriber) -> None:
         rt.subscribers.discard(sub)
+        table = rt.table
+        seat = sub.seat
+        if (
+            seat is not None
+            and not rt.connected(seat)
+            and table.status in IN_MATCH
+            and seat not in table.autoplay
+            and seat in table.persons()
+        ):
+            # Its player went: after the grace period (the table is told when) the bot plays.
+            rt.away[seat] = self.clock() + self.settings.away_grace
+            self._kick(rt)
+        self._push_presence(rt)
         self._forget_if_closed(rt)
+
+    async def _take_back(self, rt: Runtime, seat: int) -> None:
+        if rt.table.autoplay.get(seat) in ("away", "host", "clock") and rt.connected(seat):
+            await self._commit(rt, lambda t: t.plan_return(seat))
+
+    def _push_presence(self, rt: Runtime) -> None:
+        """Tell every connection who is there now (connections, spectators, grace periods),
+        at most once per ``PRESENCE_EVERY`` seconds a table: connections that come and go in a
+        burst make one frame, not one each for every watcher."""
+        if self._closing or rt.presence_due is not None:
+            return
+
+        def push() -> None:
+            rt.presence_due = None
+            if self._closing:
+                return
+            text = json.dumps(rt.presence().frame(), separators=(",", ":"))
+            for sub in list(rt.subscribers):
+                sub.push(text)
+
+        rt.presence_due = asyncio.get_running_loop().call_later(PRESENCE_EVERY, push)
 
     def _forget_if_closed(self, rt: Runtime) -> None:
         """A closed table nobody watches leaves memory (it is read back if asked for again)."""
         table_id = rt.table.id
-        if rt.table.status == "closed" and not rt.subscribers and self.runtimes.get(table_id) is rt:
+        if (
+            rt.table.status == "closed"
+            and not rt.subscribers
+            and not rt.rematch_lock.locked()
+            and self.runtimes.get(table_id) is rt
+        ):
             del self.runtimes[table_id]
 
 

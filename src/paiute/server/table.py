@@ -26,9 +26,7 @@ from paiute.chance import RecordedChance, SecureChance
 from paiute.deal import Deal, Event, Phase
 from paiute.errors import N_, IllegalActionError, PaiuteError
 from paiute.fairness import (
-    SCHEME,
     CommittingChance,
-    DealCommitment,
     RebuildCommitment,
     commitment_hash,
     cut,
@@ -36,11 +34,12 @@ from paiute.fairness import (
     secure_order,
 )
 from paiute.match import Match
-from paiute.players import Player
+from paiute.players import LEVELS, Player
 from paiute.rules import RuleSet
 from paiute.server.errors import ServiceError
 from paiute.server.names import NAME_LIMIT, clashes  # noqa: F401 (NAME_LIMIT: as before)
 from paiute.server.names import clean_name as _clean_name
+from paiute.server.proofs import DealProof, Pending, QueuedChance
 
 __all__ = [
     "BOTS",
@@ -54,10 +53,17 @@ __all__ = [
     "status_after",
 ]
 
-#: The bots a table may seat (a closed list: a client cannot ask for an expensive search).
-BOTS: tuple[str, ...] = ("greedy", "random", "ismcts:ms=200")
+#: The bots a table may seat (a closed list: a client cannot ask for an expensive search):
+#: the levels people choose from (paiute.players.LEVELS) and three specs kept for old clients.
+BOTS: tuple[str, ...] = (*LEVELS, "greedy", "random", "ismcts:ms=200")
 #: Where the clock and timeouts play for a seat (the issue: the server plays a greedy turn).
 CLOCK_BOT = "greedy"
+#: Why a person's seat is played by the bot (event ``autoplay``): its player's connection went
+#: and the grace period ran out, the host handed the absent seat over, the player left during
+#: the match, or the clock ran out while the seat had no connection.
+AUTOPLAY_REASONS = ("away", "host", "left", "clock")
+#: The statuses in which a match is under way (seats are held for the whole match).
+IN_MATCH = ("cut", "playing", "deal_over")
 CHAT_LIMIT = 200
 #: Chat lines a table stores, and one seat may say there; past them more are refused (a flood
 #: cannot fill the database, and one seat cannot use up the others' chat).
@@ -91,6 +97,7 @@ class TableConfig:
     turn_seconds: int | None = None
     max_deals: int | None = None
     invite: str | None = None  # the invitation code of a private table
+    bank_seconds: int = 0  # each seat's time bank, spent when a turn takes longer than turn_seconds
 
     def __post_init__(self) -> None:
         self.rules.check_players(self.seats)  # R2.1, R4.6
@@ -108,6 +115,7 @@ class TableConfig:
             "turn_seconds": self.turn_seconds,
             "max_deals": self.max_deals,
             "invite": self.invite,
+            "bank_seconds": self.bank_seconds,
         }
 
     @classmethod
@@ -122,6 +130,7 @@ class TableConfig:
             turn_seconds=data.get("turn_seconds"),
             max_deals=data.get("max_deals"),
             invite=data.get("invite"),
+            bank_seconds=data.get("bank_seconds", 0),
         )
 
 
@@ -169,82 +178,6 @@ class TableEvent:
     deal: int | None = None
 
 
-@dataclass(slots=True)
-class DealProof:
-    """Everything R10.2 reveals of a deal once it has ended."""
-
-    sha256: str
-    salt: str
-    shuffled: tuple[Card, ...]
-    position: int | None = None
-    rebuilds: list[RebuildCommitment] = field(default_factory=list)
-
-    @property
-    def commitment(self) -> DealCommitment:
-        return DealCommitment(self.sha256, self.salt, self.position, tuple(self.rebuilds))
-
-    def public_json(self) -> dict[str, object]:
-        """What may be shown while the deal lasts: the hashes only."""
-        return self.commitment.public_json()
-
-    def record_json(self) -> dict[str, object]:
-        """The ``commitment`` of a finished deal in a paiute-record/1 file (RECORD.md)."""
-        return self.commitment.to_json()
-
-    def proof_json(self) -> dict[str, object]:
-        """The proof endpoint's body (docs/web-protocol.md)."""
-        assert self.position is not None
-        return {
-            "scheme": SCHEME,
-            "sha256": self.sha256,
-            "salt": self.salt,
-            "cut": self.position,
-            "shuffled": [str(card) for card in self.shuffled],
-            "deck": [str(card) for card in cut(self.shuffled, self.position)],
-            "rebuilds": [
-                {"sha256": made.sha256, "salt": made.salt, "order": [str(card) for card in made.order]}
-                for made in self.rebuilds
-            ],
-        }
-
-
-class QueuedChance:
-    """The chance of a server deal: each rebuild (R4.6) takes the next order queued.
-
-    Orders are decided securely (R10.1) while planning, stored, and only then queued here and
-    applied, so a replay after a restart deals exactly the same stock.
-    """
-
-    __slots__ = ("_orders",)
-
-    def __init__(self) -> None:
-        self._orders: deque[tuple[Card, ...]] = deque()
-
-    def push(self, order: Sequence[Card]) -> None:
-        self._orders.append(tuple(order))
-
-    def shuffle(self, cards: list[Card]) -> None:
-        if not self._orders:
-            raise PaiuteError("R4.6 a rebuild with no stored stock order")
-        order = self._orders.popleft()
-        if Counter(order) != Counter(cards):
-            raise PaiuteError("R4.6 the stored stock order is not the cards the rebuild moves")
-        cards[:] = order
-
-    def below(self, n: int) -> int:
-        raise PaiuteError("a server deal draws nothing at random outside its plans")
-
-
-@dataclass(frozen=True, slots=True)
-class _Pending:
-    """A committed, shuffled pack waiting for its cut (R2.4, R10.2)."""
-
-    deal: int
-    dealer: int
-    cutter: int
-    proof: DealProof
-
-
 # -- the table ----------------------------------------------------------------------------
 
 
@@ -269,7 +202,13 @@ class Table:
         self.last_actions: dict[int, TableEvent] = {}  # each seat's last action (the views)
         self.turn_started = created  # when the seat to act now began to (the clock)
         self.changed = created  # when the last event was stored
-        self._pending: _Pending | None = None
+        # What is left of each seat's time bank (spent from stored event times: a replay after
+        # a restart gives the same banks).
+        self.banks = [float(config.bank_seconds)] * config.seats
+        self.autoplay: dict[int, str] = {}  # person seats the bot plays for now, and why
+        self.rematch: str | None = None  # the id of the rematch table, once one is made
+        self._host: str | None = None  # the creator's token hash (the first to sit down)
+        self._pending: Pending | None = None
         self._chance: QueuedChance | None = None
         self._tokens: dict[str, int] = {}
 
@@ -309,6 +248,14 @@ class Table:
             return self.proofs[-1]
         return None
 
+    @property
+    def dealer(self) -> int | None:
+        """The dealer now: of the deal being cut (R2.4) or played, else of the last deal."""
+        if self.status == "cut" and self._pending is not None:
+            return self._pending.dealer
+        deal = self.deal
+        return None if deal is None else deal.dealer
+
     def names(self) -> list[str | None]:
         return [seat.name for seat in self.seats]
 
@@ -327,6 +274,44 @@ class Table:
 
     def is_bot(self, seat: int) -> bool:
         return self.seats[seat].bot is not None
+
+    def bot_plays(self, seat: int) -> bool:
+        """Whether the server plays ``seat``: a bot's seat, or a person's handed to the bot."""
+        return self.is_bot(seat) or seat in self.autoplay
+
+    @property
+    def host(self) -> int | None:
+        """The host: the table's creator while they hold their seat; after they left, the
+        first seat a person holds (None: nobody is seated)."""
+        creator = self.seat_of(self._host)
+        if creator is not None:
+            return creator
+        return next((index for index, held in enumerate(self.seats) if held.taken and held.bot is None), None)
+
+    def persons(self) -> list[int]:
+        """The seats held by people (not bots)."""
+        return [index for index, seat in enumerate(self.seats) if seat.taken and seat.bot is None]
+
+    def nobody_left(self) -> bool:
+        """Whether every person's seat is played by the bot: nobody is there to play with."""
+        return all(seat in self.autoplay for seat in self.persons())
+
+    def deadline(self) -> float | None:
+        """When the clock of the person to act runs out (its turn time, then its time bank)."""
+        seconds = self.config.turn_seconds
+        actor = self.actor()
+        if seconds is None or actor is None or self.bot_plays(actor):
+            return None
+        return self.turn_started + seconds + self.banks[actor]
+
+    def _spend_bank(self, seat: int | None, now: float) -> None:
+        """A turn (or cut) of ``seat`` ended at ``now``: time past turn_seconds comes off its bank."""
+        seconds = self.config.turn_seconds
+        if seconds is None or seat is None:
+            return
+        over = now - self.turn_started - seconds
+        if over > 0:
+            self.banks[seat] = max(0.0, self.banks[seat] - over)
 
     def is_finished(self, number: int) -> bool:
         """Whether deal ``number`` (from 1) has ended."""
@@ -359,6 +344,8 @@ class Table:
         self.seats[event.seat] = Seat(event.data["name"], token, None)
         if token is not None:
             self._tokens[token] = event.seat
+            if self._host is None:
+                self._host = token  # the creator sits down first
 
     def _on_left(self, event: TableEvent) -> None:
         assert event.seat is not None
@@ -384,13 +371,14 @@ class Table:
         order = tuple(Card.parse(text) for text in event.secret["order"])
         proof = DealProof(event.data["sha256"], event.secret["salt"], order)
         data = event.data
-        self._pending = _Pending(data["deal"], data["dealer"], data["cutter"], proof)
+        self._pending = Pending(data["deal"], data["dealer"], data["cutter"], proof)
         self.status = "cut"
         self.turn_started = event.created
 
     def _on_cut(self, event: TableEvent) -> None:
         assert self._pending is not None
         self._pending.proof.position = event.data["position"]
+        self._spend_bank(event.seat, event.created)
 
     def _on_deal(self, event: TableEvent) -> None:
         assert self.match is not None
@@ -419,14 +407,31 @@ class Table:
         self.last_actions[event.seat] = event
         deal = self.match.deal
         assert deal is not None
-        if deal.phase is Phase.DRAW:  # a new turn began
+        if deal.phase is Phase.DRAW or deal.is_over:  # the turn ended (and a new one began)
+            self._spend_bank(event.seat, event.created)
             self.turn_started = event.created
 
     def _on_deal_over(self, event: TableEvent) -> None:
         self.status = "deal_over"
 
     def _on_timeout(self, event: TableEvent) -> None:
-        pass
+        assert event.seat is not None
+        self.banks[event.seat] = 0.0  # the turn time and the whole bank are spent
+
+    def _on_autoplay(self, event: TableEvent) -> None:
+        assert event.seat is not None
+        self.autoplay[event.seat] = event.data["reason"]
+        if self.actor() == event.seat:
+            self.turn_started = event.created
+
+    def _on_returned(self, event: TableEvent) -> None:
+        assert event.seat is not None
+        self.autoplay.pop(event.seat, None)
+        if self.actor() == event.seat:
+            self.turn_started = event.created  # the clock starts afresh for the one who is back
+
+    def _on_rematch(self, event: TableEvent) -> None:
+        self.rematch = event.data["table"]
 
     def _on_chat(self, event: TableEvent) -> None:
         self.chat.append(event)
@@ -475,20 +480,55 @@ class Table:
         return [Draft("joined", seat, {"name": name}, {"token": token_hash})]
 
     def plan_leave(self, seat: int) -> list[Draft]:
-        if self.status != "waiting":
-            raise ServiceError(
-                "conflict", N_("the match has started: a seat can only be left before the start")
-            )
-        return [Draft("left", seat)]
+        """Before the start the seat is freed; during the match the bot plays it to the end
+        (its player may come back and take it again); once every person has left, the match
+        ends (nobody is left to play with)."""
+        if self.status == "waiting":
+            return [Draft("left", seat)]
+        if self.status not in IN_MATCH:
+            raise ServiceError("conflict", N_("the match is over: there is no seat to leave"))
+        if self.autoplay.get(seat) == "left":
+            raise ServiceError("conflict", N_("you have already left this match"))
+        drafts = [Draft("autoplay", seat, {"reason": "left"})]
+        if all(self.autoplay.get(other) == "left" for other in self.persons() if other != seat):
+            drafts.append(Draft("closed", None, {"reason": "every player has left"}))
+        return drafts
 
-    def host(self) -> int | None:
-        """The host: the creator (seat 0), or after they left the first seat a person holds."""
-        return next((index for index, held in enumerate(self.seats) if held.taken and held.bot is None), None)
+    def plan_autoplay(self, seat: int, reason: str, *, by: int | None = None) -> list[Draft]:
+        """Hand ``seat`` to the bot (``by``: the host who does it, else the server)."""
+        if self.status not in IN_MATCH:
+            raise ServiceError("conflict", N_("a seat is handed to the bot only during a match"))
+        if by is not None and by != self.host:
+            raise ServiceError("forbidden", N_("only the host can hand a seat to the bot"))
+        if not 0 <= seat < len(self.seats) or seat not in self.persons():
+            raise ServiceError("bad_request", N_("seat {seat} is not a person's seat"), seat=seat)
+        if seat in self.autoplay:
+            raise ServiceError("conflict", N_("the bot already plays seat {seat}"), seat=seat)
+        return [Draft("autoplay", seat, {"reason": reason})]
+
+    def plan_return(self, seat: int) -> list[Draft]:
+        """The seat's player takes it back from the bot."""
+        if seat not in self.autoplay:
+            raise ServiceError("conflict", N_("your seat is not played by the bot"))
+        if self.status == "closed":
+            raise ServiceError("conflict", N_("the match is over"))
+        return [Draft("returned", seat)]
+
+    def take_back(self, seat: int) -> list[Draft]:
+        """What a move of ``seat``'s own player first needs: the seat back from the bot."""
+        return [Draft("returned", seat)] if seat in self.autoplay else []
+
+    def plan_rematch(self, new_id: str) -> list[Draft]:
+        if self.status != "closed":
+            raise ServiceError("conflict", N_("a rematch is offered once the match is over"))
+        if self.rematch is not None:
+            raise ServiceError("conflict", N_("the rematch table is already made"))
+        return [Draft("rematch", None, {"table": new_id})]
 
     def plan_start(self, seat: int) -> list[Draft]:
         if self.status != "waiting":
             raise ServiceError("conflict", N_("the match has already started"))
-        host = self.host()
+        host = self.host
         if host is not None and seat != host:
             raise ServiceError("forbidden", N_("only the host (seat {host}) starts the match"), host=host)
         empty = [index for index, held in enumerate(self.seats) if not held.taken]
@@ -630,12 +670,15 @@ class Table:
             )
         return [Draft("chat", seat, {"name": self.seats[seat].name, "text": clean_chat(text)})]
 
-    def plan_timeout(self, seat: int, player: Player) -> list[Draft]:
-        """The clock ran out for ``seat``: the server plays its turn (or cut) and says so."""
-        timeout = Draft("timeout", seat, {})
+    def plan_timeout(self, seat: int, player: Player, *, connected: bool = True) -> list[Draft]:
+        """The clock ran out for ``seat``: the server plays its turn (or cut) and says so. A
+        seat with no connection is then handed to the bot (its player is not there)."""
+        drafts = [Draft("timeout", seat, {})]
+        if not connected:
+            drafts.append(Draft("autoplay", seat, {"reason": "clock"}))
         if self.status == "cut":
-            return [timeout, *self.plan_cut(seat, None, "clock")]
-        return [timeout, *self.plan_turn(seat, player, "clock", whole_turn=True)]
+            return [*drafts, *self.plan_cut(seat, None, "clock")]
+        return [*drafts, *self.plan_turn(seat, player, "clock", whole_turn=True)]
 
 
 _STATUS_AFTER = {"commitment": "cut", "deal": "playing", "deal_over": "deal_over", "closed": "closed"}

@@ -41,15 +41,27 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Presence:
-    """Who is connected to a table (in this server process)."""
+    """Who is connected to a table (in this server process), and the seats whose player has
+    gone: each with the time its grace period ends and the bot takes the seat over."""
 
     connected: frozenset[int] = frozenset()
     spectators: int = 0
+    away: tuple[tuple[int, float], ...] = ()
+
+    def frame(self) -> dict[str, Any]:
+        """The ``presence`` message pushed to a table's connections when this changes."""
+        return {
+            "type": "presence",
+            "connected": sorted(self.connected),
+            "spectators": self.spectators,
+            "away": [{"seat": seat, "deadline": deadline} for seat, deadline in self.away],
+        }
 
 
 def summary(table: Table, presence: Presence) -> dict[str, Any]:
     """The lobby's line for a table (TableSummary in docs/web-protocol.md)."""
     config = table.config
+    away = dict(presence.away)
     return {
         "id": table.id,
         "name": config.name,
@@ -60,6 +72,7 @@ def summary(table: Table, presence: Presence) -> dict[str, Any]:
         "chips": config.chips,
         "private": config.private,
         "turn_seconds": config.turn_seconds,
+        "bank_seconds": config.bank_seconds,
         "max_deals": config.max_deals,
         "bots": config.bots,
         "status": "waiting"
@@ -74,11 +87,15 @@ def summary(table: Table, presence: Presence) -> dict[str, Any]:
                 "bot": seat.bot,
                 "taken": seat.taken,
                 "connected": index in presence.connected,
+                "autoplay": table.autoplay.get(index),
+                "away_until": away.get(index),
             }
             for index, seat in enumerate(table.seats)
         ],
         "spectators": presence.spectators,
         "deals": table.finished_deals,
+        "host": table.host,
+        "rematch": table.rematch,
     }
 
 
@@ -106,7 +123,7 @@ def _shared(table: Table, presence: Presence) -> dict[str, Any]:
         "balances": list(match.balances) if match is not None else [table.config.chips] * len(table.seats),
         "pot": match.pot if match is not None else 0,
         "cutter": table.cutter,
-        "dealer": None if deal is None else deal.dealer,
+        "dealer": table.dealer,
         "commitment": None if proof is None else proof.public_json(),
         "calls_text": [] if deal is None else [{"seat": c.seat, "text": str(c.value)} for c in deal.calls],
         "last_deal": _last_deal(table),
@@ -249,6 +266,14 @@ def event_for(table: Table, event: TableEvent, seat: int | None) -> dict[str, An
         out.update(name=data["name"], text=data["text"])
     elif kind == "timeout":
         out["text"] = f"{name(event.seat)}'s clock ran out: the server plays for them"
+    elif kind == "autoplay":
+        out["reason"] = data["reason"]
+        out["text"] = f"the bot plays for {name(event.seat)} ({data['reason']})"
+    elif kind == "returned":
+        out["text"] = f"{name(event.seat)} is back and plays again"
+    elif kind == "rematch":
+        out["table"] = data["table"]
+        out["text"] = f"a rematch table is ready: /t/{data['table']}"
     elif kind == "closed":
         out.update(reason=data["reason"], text=f"the match is over: {data['reason']}")
     else:  # pragma: no cover - every stored type is handled above
@@ -380,6 +405,7 @@ def _last_deal(table: Table) -> dict[str, Any] | None:
     return {
         "deal": number,
         "dealer": deal.dealer,
+        "wild_cards": [str(card) for card in sorted(deal.wild_cards)],  # R3: the marks it keeps
         "winners": list(result.outcome.winners),
         "dead": result.outcome.dead,
         "calls": [
@@ -406,11 +432,19 @@ def _last_deal(table: Table) -> dict[str, Any] | None:
 
 
 def _clock(table: Table) -> dict[str, Any] | None:
+    """The clock of the person to act: the end of its turn time, then of its time bank."""
     seconds = table.config.turn_seconds
     actor = table.actor()
-    if seconds is None or actor is None or table.is_bot(actor):
+    deadline = table.deadline()
+    if seconds is None or actor is None or deadline is None:
         return None
-    return {"seat": actor, "deadline": table.turn_started + seconds, "seconds": seconds}
+    return {
+        "seat": actor,
+        "turn_deadline": table.turn_started + seconds,
+        "deadline": deadline,
+        "seconds": seconds,
+        "bank": table.banks[actor],
+    }
 
 
 def _chat(event: TableEvent) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from paiute.i18n import DEFAULT_LANGUAGE, N_
-from paiute.server.api import ActionBody, ChatBody, CutBody, StartBody
+from paiute.server.api import ActionBody, ChatBody, CutBody, SeatBody, StartBody
 from paiute.server.errors import ServiceError
 from paiute.server.guard import Guard, client_address, may_see
 from paiute.server.lang import client_language
@@ -45,6 +45,8 @@ _TABLE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxy
 _NEEDS_ID: dict[str, str] = {
     "start": N_("a start message needs an id"),
     "leave": N_("a leave message needs an id"),
+    "return": N_("a return message needs an id"),
+    "hand_to_bot": N_("a hand_to_bot message needs an id"),
 }
 _MODELS: dict[str, type[BaseModel]] = {
     "action": ActionBody,
@@ -52,6 +54,8 @@ _MODELS: dict[str, type[BaseModel]] = {
     "chat": ChatBody,
     "start": StartBody,
     "leave": StartBody,
+    "return": StartBody,
+    "hand_to_bot": SeatBody,
 }
 
 
@@ -206,7 +210,7 @@ async def _read(
             model = _MODELS.get(kind)
             if model is None:
                 raise ServiceError("bad_request", N_("unknown message type {kind!r}"), kind=kind)
-            if kind in ("start", "leave") and not isinstance(raw_id, str):
+            if kind in _NEEDS_ID and not isinstance(raw_id, str):
                 raise ServiceError("bad_request", _NEEDS_ID[kind])
             try:
                 body = model.model_validate(data)

@@ -121,8 +121,8 @@ const RESEND_AFTER_MS = 6000;
 const PING_EVERY_MS = 20000;
 
 /**
- * A table's live connection. Callbacks: onWelcome(msg), onUpdate(msg), onError(error, id),
- * onStatus("connecting"|"online"|"offline", pendingCount).
+ * A table's live connection. Callbacks: onWelcome(msg), onUpdate(msg), onPresence(msg),
+ * onError(error, id), onStatus("connecting"|"online"|"offline", pendingCount).
  */
 export class TableSocket {
   constructor(tableId, token, callbacks) {
@@ -222,6 +222,9 @@ export class TableSocket {
         this.callbacks.onError?.(msg.error, msg.id ?? null);
         break;
       }
+      case "presence":
+        this.callbacks.onPresence?.(msg);
+        break;
       default:
         break; // pong and anything newer
     }

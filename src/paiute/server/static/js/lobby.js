@@ -7,6 +7,7 @@ const MIN_SEATS = 2;
 const MAX_SEATS = 8; // R2.1: max_players is at most 8
 const DEFAULT_SEATS = 4;
 const REFRESH_MS = 5000;
+const PER_PAGE = 10;
 // Options with their own field in the form (the table's stake) or set from the seats (R2.1).
 const OWN_FIELDS = new Set(["stake"]);
 
@@ -22,22 +23,33 @@ function option(value, text, selected = false) {
   return el;
 }
 
+function presetName(name) {
+  const key = `lobby.create.preset.${name}`;
+  return t(key) === key ? name : t(key);
+}
+
+function levelName(name) {
+  const key = `lobby.level.${name}`;
+  return t(key) === key ? name : t(key);
+}
+
 function buildForm(data) {
   presets = data.presets ?? {};
   options = data.options ?? [];
   const preset = $("preset");
-  preset.replaceChildren(
-    ...Object.keys(presets).map((name) => {
-      const key = `lobby.create.preset.${name}`;
-      const label = t(key) === key ? name : t(key);
-      return option(name, label, name === "pagat");
-    }),
-  );
+  preset.replaceChildren(...Object.keys(presets).map((name) => option(name, presetName(name), name === "pagat")));
   const seats = $("seats");
   for (let n = MIN_SEATS; n <= MAX_SEATS; n += 1) seats.append(option(n, formatNumber(n), n === DEFAULT_SEATS));
+  // Levels, not bot internals (paiute.players.LEVELS), medium first chosen.
+  const levels = data.levels ?? [];
+  const level = data.default_level ?? "medium";
   const bots = $("bots");
   bots.replaceChildren(option("", t("lobby.create.bots.none")));
-  for (const spec of data.bots ?? []) bots.append(option(spec, spec, spec === "greedy"));
+  for (const name of levels) bots.append(option(name, levelName(name), name === level));
+  $("play-level").replaceChildren(...levels.map((name) => option(name, levelName(name), name === level)));
+  const filterPreset = $("filter-preset");
+  filterPreset.replaceChildren(option("", t("lobby.filter.preset.any")));
+  for (const name of Object.keys(presets)) filterPreset.append(option(name, presetName(name)));
 
   const grid = $("options");
   grid.replaceChildren();
@@ -155,9 +167,14 @@ async function createTable(event) {
       chips: numberOrNull("chips") ?? 100,
       bots: $("bots").value || null,
       private: $("private").checked,
-      turn_seconds: numberOrNull("turn-seconds"),
       max_deals: numberOrNull("max-deals"),
     };
+    // The turn clock (30 s and a 60 s bank unless set); none only at a private table.
+    if ($("private").checked && $("no-clock").checked) body.turn_seconds = null;
+    else {
+      body.turn_seconds = numberOrNull("turn-seconds") ?? 30;
+      body.bank_seconds = numberOrNull("bank-seconds") ?? 60;
+    }
     const answer = await api("/api/tables", { method: "POST", body });
     const id = answer.table.id;
     setSeatToken(id, answer.token);
@@ -167,6 +184,33 @@ async function createTable(event) {
     showError("create-error", error);
     button.disabled = false;
     button.textContent = t("lobby.create.submit");
+  }
+}
+
+async function playNow(event) {
+  event.preventDefault();
+  $("play-error").hidden = true;
+  const name = playerName();
+  if (!name) {
+    showError("play-error", t("lobby.join.name_needed"));
+    $("player-name").focus();
+    return;
+  }
+  remember("name", name);
+  const button = $("play-submit");
+  button.disabled = true;
+  try {
+    const answer = await api("/api/play", { method: "POST", body: {
+        name: t("lobby.create.table_name.default", { name }),
+        player_name: name,
+        level: $("play-level").value,
+      },
+    });
+    setSeatToken(answer.table.id, answer.token);
+    location.assign(`/t/${encodeURIComponent(answer.table.id)}`);
+  } catch (error) {
+    showError("play-error", error);
+    button.disabled = false;
   }
 }
 
@@ -248,22 +292,47 @@ function tableItem(table) {
   return li;
 }
 
+const listing = { page: 1, pages: 1 };
+
+function filterQuery() {
+  const query = new URLSearchParams({ page: String(listing.page), per_page: String(PER_PAGE) });
+  if ($("filter-open").checked) query.set("open", "true");
+  if ($("filter-preset").value) query.set("preset", $("filter-preset").value);
+  const stake = $("filter-stake").value.trim();
+  if (stake !== "" && Number(stake) >= 0) query.set("stake", String(Math.floor(Number(stake))));
+  return query;
+}
+
 async function refreshTables() {
   const list = $("table-list");
   try {
-    const data = await api("/api/tables");
+    const data = await api(`/api/tables?${filterQuery()}`);
     const tables = data.tables ?? [];
+    listing.pages = Math.max(1, Math.ceil((data.total ?? tables.length) / PER_PAGE));
+    if (listing.page > listing.pages) {
+      listing.page = listing.pages;
+      if (data.total) return refreshTables();
+    }
+    const filtered = $("filter-open").checked || $("filter-preset").value || $("filter-stake").value.trim();
     if (!tables.length) {
       const empty = document.createElement("li");
       empty.className = "empty";
-      empty.textContent = t("lobby.list.empty");
+      empty.textContent = t(filtered ? "lobby.list.none_match" : "lobby.list.empty");
       list.replaceChildren(empty);
     } else {
       list.replaceChildren(...tables.map(tableItem));
     }
+    $("page-info").textContent = t("lobby.page", { page: listing.page, pages: listing.pages });
+    $("page-prev").disabled = listing.page <= 1;
+    $("page-next").disabled = listing.page >= listing.pages;
   } catch (error) {
     showError("join-error", error);
   }
+}
+
+function refilter() {
+  listing.page = 1;
+  refreshTables();
 }
 
 async function main() {
@@ -273,6 +342,22 @@ async function main() {
   $("create-form").addEventListener("submit", createTable);
   $("refresh").addEventListener("click", refreshTables);
   $("preset").addEventListener("change", showPresetValues);
+  $("play-form").addEventListener("submit", playNow);
+  $("private").addEventListener("change", () => {
+    // No clock only at a private table: a public one must not wait for ever on an absent player.
+    $("no-clock").disabled = !$("private").checked;
+    if (!$("private").checked) $("no-clock").checked = false;
+  });
+  $("filters").addEventListener("submit", (event) => event.preventDefault());
+  for (const id of ["filter-open", "filter-preset", "filter-stake"]) $(id).addEventListener("change", refilter);
+  $("page-prev").addEventListener("click", () => {
+    listing.page = Math.max(1, listing.page - 1);
+    refreshTables();
+  });
+  $("page-next").addEventListener("click", () => {
+    listing.page = Math.min(listing.pages, listing.page + 1);
+    refreshTables();
+  });
   try {
     buildForm(await api("/api/presets"));
   } catch (error) {

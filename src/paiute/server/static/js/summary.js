@@ -23,8 +23,9 @@ function signed(delta) {
 /** Fill the summary dialog for `view.last_deal`; starts the proof check. */
 export function renderSummary(view, tableId, deal) {
   const last = view.last_deal;
-  // The wild cards of the finished deal: its observation is still the view's while it is over.
-  const wild = view.status === "deal_over" ? (view.observation?.wild_cards ?? []) : [];
+  // The wild cards of the finished deal (R3), from the deal itself: the view's observation is
+  // already the next deal's once it starts, so a reopened summary keeps its marks.
+  const wild = last.wild_cards ?? (view.status === "deal_over" ? (view.observation?.wild_cards ?? []) : []);
   const names = (seats) => seats.map((s) => seatName(view, s)).join(t("summary.names_separator"));
   $("summary-heading").textContent = t("summary.heading", { deal: deal.label });
   let result;

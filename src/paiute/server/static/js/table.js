@@ -2,6 +2,7 @@
 // into actions. The page never decides what is legal: buttons follow the observation's
 // legal_actions, and a refusal from the server is shown with its rule ID.
 
+import { setNotify, setSound, setTitle, soundOn, yourTurn } from "./alerts.js";
 import { TableSocket, api, errorText, forget, getSeatToken, recall, remember, setSeatToken } from "./api.js";
 import { cardBack, cardElement, cardRow, cardShort, sortCards, valueText } from "./cards.js";
 import { applyStrings, formatNumber, t } from "./strings.js";
@@ -29,6 +30,7 @@ const state = {
   messageTimer: null,
   cutPosition: null,
   cutFor: null, // the commitment the proposed cut position is for
+  seen: null, // what the last render showed (the discard top, the hand, the calls): what is new moves
 };
 
 // ---------------------------------------------------------------- small helpers
@@ -125,15 +127,50 @@ function render() {
   renderHand(view, obs);
   renderCut(view);
   renderWaiting(view);
+  renderAutoplay(view);
+  renderRematch(view);
   renderSide(view, obs);
   renderLog(view);
   maybeSummary(view);
+  yourTurn(isMyMove(view), $("prompt").textContent);
+  rememberSeen(view, obs);
+}
+
+function seated(view) {
+  return view.you !== null && view.you !== undefined;
+}
+
+/** Whether this seat must act now (cut or play), and not the bot for it. */
+function isMyMove(view) {
+  if (!seated(view) || view.table?.players?.[view.you]?.autoplay) return false;
+  if (view.status === "cut") return view.cutter === view.you;
+  const obs = view.observation;
+  return view.status === "playing" && Boolean(obs) && obs.current_seat === view.you && obs.phase !== "over";
+}
+
+/** What the page showed, so that the next render moves only what is new (a draw, a discard, a call). */
+function rememberSeen(view, obs) {
+  const pile = obs?.discard_pile ?? [];
+  state.seen = {
+    deal: view.deal_number,
+    status: view.status,
+    top: pile.length ? pile[pile.length - 1] : null,
+    hand: new Set(obs?.hand ?? []),
+    calls: new Set((obs?.calls ?? []).map((c) => c.seat)),
+  };
+}
+
+/** Whether `what` is new since the last render of the same deal (the first render moves nothing). */
+function isNew(view, test) {
+  const seen = state.seen;
+  if (!seen || seen.deal !== view.deal_number || seen.status === "cut") return false;
+  return test(seen);
 }
 
 function renderHeader(view) {
   const name = view.table?.name ?? tableId;
   $("table-name").textContent = name;
-  document.title = t("table.title", { table: name });
+  setTitle(t("table.title", { table: name }));
   const deal = dealLabel(view.deal_number);
   $("table-status").textContent = t(`table.status.${view.status}`, { deal });
   const summary = $("open-summary");
@@ -146,51 +183,81 @@ function renderSeats(view, obs) {
   list.replaceChildren();
   const n = seatCount(view);
   const players = view.table?.players ?? [];
-  const last = obs ? lastActions(obs) : new Map();
-  const calls = new Map((obs?.calls ?? []).map((c) => [c.seat, c]));
-  const wild = obs?.wild_cards ?? [];
-  const playing = obs && obs.phase !== "over" && view.status === "playing";
+  // During the cut the observation is still the last deal's: the seats show none of it (its
+  // dealer, its calls, its last moves), only the new deal's dealer and cutter.
+  const inDeal = Boolean(obs) && (view.status === "playing" || view.status === "deal_over");
+  const dealObs = inDeal ? obs : null;
+  const last = dealObs ? lastActions(dealObs) : new Map();
+  const calls = new Map((dealObs?.calls ?? []).map((c) => [c.seat, c]));
+  const wild = dealObs?.wild_cards ?? [];
+  const playing = dealObs && dealObs.phase !== "over" && view.status === "playing";
+  const inMatch = ["cut", "playing", "deal_over"].includes(view.status);
+  const host = view.table?.host;
   for (let seat = 0; seat < n; seat += 1) {
     const player = players.find((p) => p.seat === seat) ?? {};
     const li = el("li", "seat");
     li.dataset.seat = String(seat);
     if (seat === view.you) li.classList.add("me");
-    if (playing && obs.current_seat === seat) li.classList.add("turn");
+    const actor = playing ? dealObs.current_seat : view.status === "cut" ? view.cutter : null;
+    if (actor === seat) li.classList.add("turn");
+    if (player.autoplay && inMatch) li.classList.add("autoplay");
     const head = el("div", "seat-head");
     const seatTaken = player.taken || player.bot || view.names?.[seat];
-    head.append(el("span", "seat-name", seatTaken ? seatName(view, seat) : t("table.seat.empty")));
+    const nameText = seatTaken ? seatName(view, seat) : t("table.seat.empty");
+    const name = el("span", "seat-name", nameText);
+    name.title = nameText;
+    head.append(name);
     const tags = el("span", "tags");
     if (seat === view.you) tags.append(el("span", "tag you", t("table.seat.you")));
-    if (obs && obs.dealer === seat) tags.append(el("span", "tag dealer", t("table.seat.dealer")));
-    if (playing && obs.current_seat === seat) tags.append(el("span", "tag turn", t("table.seat.turn")));
+    const dealer = view.status === "cut" ? view.dealer : dealObs?.dealer;
+    if (dealer === seat && (inDeal || view.status === "cut")) {
+      tags.append(el("span", "tag dealer", t("table.seat.dealer")));
+    }
+    if (view.status === "cut" && view.cutter === seat) tags.append(el("span", "tag turn", t("table.seat.cutter")));
+    if (playing && dealObs.current_seat === seat) tags.append(el("span", "tag turn", t("table.seat.turn")));
     if (player.bot) tags.append(el("span", "tag bot", t("table.seat.bot", { spec: player.bot })));
-    if (player.taken && !player.bot && player.connected === false) {
+    if (player.autoplay && inMatch) tags.append(el("span", "tag autoplay", t("table.seat.autoplay")));
+    const person = player.taken && !player.bot;
+    if (person && !player.autoplay && player.connected === false) {
       tags.append(el("span", "tag offline", t("table.seat.offline")));
     }
     head.append(tags);
     li.append(head);
+    if (person && !player.autoplay && player.away_until) {
+      const away = el("div", "seat-away");
+      away.dataset.deadline = String(player.away_until);
+      away.dataset.key = "table.seat.away";
+      li.append(away);
+    }
+    if (view.clock && view.clock.seat === seat && inMatch) {
+      const clock = el("div", "seat-clock");
+      clock.dataset.deadline = String(view.clock.deadline);
+      clock.dataset.turnDeadline = String(view.clock.turn_deadline ?? view.clock.deadline);
+      li.append(clock);
+    }
     const facts = el("div", "seat-facts");
     const chips = view.balances?.[seat];
     if (chips !== undefined) facts.append(el("span", "chips", t("table.seat.chips", { chips })));
-    if (obs) {
-      const held = obs.hand_sizes?.[seat] ?? 0;
+    if (dealObs) {
+      const held = dealObs.hand_sizes?.[seat] ?? 0;
       const backs = el("span", "backs");
       for (let i = 0; i < Math.min(held, 6); i += 1) backs.append(cardBack());
       const count = el("span", "count", t("table.seat.cards", { count: held }));
       facts.append(backs, count);
     }
     li.append(facts);
-    if (obs) {
+    if (dealObs) {
       const call = calls.get(seat);
       if (call) {
         const line = el("div", "seat-call");
+        if (isNew(view, (seen) => !seen.calls.has(seat))) line.classList.add("arrive");
         line.append(el("span", "", t("table.seat.called", { value: valueText(call.value) })));
         line.append(cardRow(call.cards, wild));
         li.append(line);
       } else if (last.has(seat)) {
         li.append(el("div", "seat-last", last.get(seat)));
       }
-      const known = obs.known_cards?.[seat] ?? [];
+      const known = dealObs.known_cards?.[seat] ?? [];
       if (known.length && seat !== view.you && !call) {
         const line = el("div", "seat-known");
         line.append(el("span", "", t("table.seat.holds")));
@@ -198,8 +265,18 @@ function renderSeats(view, obs) {
         li.append(line);
       }
     }
+    // The host may let the bot play a seat whose player is not there (BGA's "expel", kinder).
+    const absent = person && !player.autoplay && player.connected === false;
+    if (inMatch && absent && seated(view) && view.you === host && seat !== view.you) {
+      const button = el("button", "button ghost small", t("table.seat.hand_to_bot"));
+      button.type = "button";
+      button.dataset.handTo = String(seat);
+      button.addEventListener("click", () => send({ type: "hand_to_bot", target: seat }, { lock: false }));
+      li.append(button);
+    }
     list.append(li);
   }
+  tickClocks();
 }
 
 function renderFelt(view, obs) {
@@ -238,8 +315,11 @@ function renderFelt(view, obs) {
   const top = pile.length ? pile[pile.length - 1] : null;
   const discardButton = $("draw-discard");
   discardButton.replaceChildren();
-  if (top) discardButton.append(cardElement(top, { wild: wild.includes(top) }));
-  else discardButton.append(el("span", "empty-pile", t("table.discard.empty")));
+  if (top) {
+    const card = cardElement(top, { wild: wild.includes(top) });
+    if (isNew(view, (seen) => seen.top !== top)) card.classList.add("arrive", "from-seat");
+    discardButton.append(card);
+  } else discardButton.append(el("span", "empty-pile", t("table.discard.empty")));
   discardButton.disabled = !(canAct && legal.includes("draw discard"));
   discardButton.setAttribute(
     "aria-label",
@@ -283,20 +363,34 @@ function renderPrompt(view, obs) {
 }
 
 function renderClock(view) {
-  clearInterval(state.clockTimer);
   const clock = $("clock");
-  if (!view.clock || view.status === "deal_over" || view.status === "closed") {
-    clock.hidden = true;
-    return;
+  const running = view.clock && view.status !== "deal_over" && view.status !== "closed";
+  clock.hidden = !running;
+  if (running) {
+    clock.dataset.deadline = String(view.clock.deadline);
+    clock.dataset.turnDeadline = String(view.clock.turn_deadline ?? view.clock.deadline);
+  } else {
+    delete clock.dataset.deadline;
   }
-  const tick = () => {
-    const left = Math.max(0, Math.round(view.clock.deadline - Date.now() / 1000));
-    clock.textContent = t("table.clock", { seconds: left });
-    clock.classList.toggle("urgent", left <= 10);
-  };
-  clock.hidden = false;
-  tick();
-  state.clockTimer = setInterval(tick, 1000);
+  tickClocks();
+  if (!state.clockTimer) state.clockTimer = setInterval(tickClocks, 1000);
+}
+
+/** Every countdown on the page (the prompt's clock, the seat's, a grace period): from deadlines. */
+function tickClocks() {
+  const now = Date.now() / 1000;
+  for (const node of document.querySelectorAll("[data-deadline]")) {
+    const left = Math.max(0, Math.round(Number(node.dataset.deadline) - now));
+    if (node.dataset.key) {
+      node.textContent = t(node.dataset.key, { seconds: left });
+      continue;
+    }
+    const turnLeft = Math.round(Number(node.dataset.turnDeadline ?? node.dataset.deadline) - now);
+    // First the turn's own time, then the time bank (lichess's increment, BGA's extra time).
+    node.textContent = turnLeft > 0 ? t("table.clock", { seconds: turnLeft }) : t("table.clock.bank", { seconds: left });
+    node.classList.toggle("urgent", left <= 10);
+    node.classList.toggle("bank", turnLeft <= 0);
+  }
 }
 
 function renderHand(view, obs) {
@@ -328,6 +422,7 @@ function renderHand(view, obs) {
     });
     button.dataset.action = action;
     button.addEventListener("click", () => act(action));
+    if (isNew(view, (seen) => !seen.hand.has(card))) button.classList.add("arrive", "drawn-in");
     hand.append(button);
     if (card === focused) button.focus();
   }
@@ -505,6 +600,8 @@ function renderWaiting(view) {
   show("waiting-box", waiting);
   const seated = view.you !== null && view.you !== undefined;
   if (!waiting) return;
+  // A seated player is told what they wait for, not asked to take a seat they hold.
+  $("waiting-heading").textContent = seated ? t("table.waiting.heading") : t("table.join.heading");
   show("start-box", seated);
   $("start-button").disabled = state.busy;
   const free = (view.table?.players ?? []).filter((p) => !p.taken && !p.bot).map((p) => p.seat);
@@ -545,6 +642,92 @@ async function join(seat) {
   } catch (error) {
     showMessage(errorText(error));
   }
+}
+
+// ---------------------------------------------------------------- the bot for an absent seat, leaving, the rematch
+
+function renderAutoplay(view) {
+  const reason = seated(view) ? view.table?.players?.[view.you]?.autoplay : null;
+  const playing = ["cut", "playing", "deal_over"].includes(view.status);
+  show("autoplay-box", Boolean(reason) && playing);
+  if (reason) $("autoplay-note").textContent = t(reason === "left" ? "table.autoplay.left" : "table.autoplay.away");
+  $("return-button").disabled = state.busy;
+  const leave = $("leave-button");
+  leave.hidden = !seated(view) || Boolean(reason) || !(playing || view.status === "waiting");
+  // The last person at the table who leaves ends the match (nobody would be left to play with).
+  const others = (view.table?.players ?? []).filter(
+    (p) => p.seat !== view.you && p.taken && !p.bot && p.autoplay !== "left",
+  );
+  const key = view.status === "waiting" ? "table.leave" : others.length ? "table.leave.match" : "table.leave.last";
+  leave.textContent = t(key);
+}
+
+function renderRematch(view) {
+  const closed = view.status === "closed";
+  const person = seated(view) && !view.table?.players?.[view.you]?.bot;
+  show("rematch-box", closed && person);
+  show("summary-rematch", closed && person); // the last deal's summary is open at the end
+  if (!closed) return;
+  const made = view.table?.rematch;
+  $("rematch-note").textContent = t(made ? "table.rematch.ready" : "table.rematch.note");
+  const label = t(made ? "table.rematch.join" : "table.rematch.button");
+  $("rematch-button").textContent = label;
+  $("summary-rematch").textContent = label;
+}
+
+async function rematch() {
+  try {
+    const answer = await api(`/api/tables/${encodeURIComponent(tableId)}/rematch`, {
+      method: "POST",
+      token: state.token,
+    });
+    const id = answer.table.id;
+    setSeatToken(id, answer.token);
+    if (answer.invite) remember(`invite.${id}`, answer.invite);
+    location.assign(`/t/${encodeURIComponent(id)}`);
+  } catch (error) {
+    showMessage(errorText(error));
+  }
+}
+
+function leave() {
+  if (state.view?.status === "waiting") {
+    send({ type: "leave" }).then(() => {
+      setSeatToken(tableId, null);
+      state.token = null;
+      socket.current.reconnect(null);
+    });
+  } else {
+    send({ type: "leave" });
+  }
+}
+
+function onPresence(frame) {
+  const view = state.view;
+  if (!view?.table?.players) return;
+  const away = new Map((frame.away ?? []).map((item) => [item.seat, item.deadline]));
+  for (const player of view.table.players) {
+    player.connected = (frame.connected ?? []).includes(player.seat);
+    player.away_until = away.get(player.seat) ?? null;
+  }
+  view.table.spectators = frame.spectators;
+  render();
+}
+
+function wireAlerts() {
+  const sound = $("alert-sound");
+  const notify = $("alert-notify");
+  sound.checked = soundOn();
+  notify.checked = recall("alerts.notify") === true && "Notification" in window && Notification.permission === "granted";
+  sound.addEventListener("change", () => setSound(sound.checked));
+  notify.addEventListener("change", async () => {
+    const wanted = notify.checked;
+    const on = await setNotify(wanted);
+    notify.checked = on;
+    const note = $("alert-note");
+    note.hidden = !(wanted && !on); // the browser said no: say so, once
+    if (!note.hidden) note.textContent = t("table.alerts.denied");
+  });
 }
 
 // ---------------------------------------------------------------- side: chips, calls, links, chat
@@ -631,6 +814,11 @@ async function backfillLog(since) {
 
 // ---------------------------------------------------------------- deal summary
 
+/** The part of the match the page is in: a summary opened by hand stays open within it. */
+function matchMoment(view) {
+  return `${view.status === "deal_over" ? "over" : view.status}-${view.deal_number ?? ""}`;
+}
+
 function maybeSummary(view) {
   const last = view.last_deal;
   if (!last) {
@@ -644,20 +832,20 @@ function maybeSummary(view) {
     if (view.status === "deal_over") {
       state.summaryShown = last.deal;
       state.summaryHidden = false;
-      state.summaryPinned = false;
+      state.summaryPinned = null;
     } else if (view.status !== "playing" || view.deal_number > last.deal) {
       state.summaryShown = last.deal;
       state.summaryHidden = true;
     }
   }
-  // The next deal follows by itself after a pause: the summary steps aside when this seat
-  // has to cut or play, unless it was opened by hand. The header button brings it back.
-  const seated = view.you !== null && view.you !== undefined;
-  const myMove =
-    seated &&
-    ((view.status === "cut" && view.cutter === view.you) ||
-      (view.status === "playing" && view.observation?.current_seat === view.you));
-  if (myMove && !state.summaryPinned) state.summaryHidden = true;
+  // The next deal follows by itself after a pause: the summary closes when it starts (the
+  // cut), on a phone as on a desktop, where it would cover the table. One opened by hand
+  // stays open until the match moves on again. The header button brings it back.
+  const moved = view.status !== "deal_over" && view.status !== "closed";
+  if (moved && state.summaryPinned !== matchMoment(view)) {
+    state.summaryHidden = true;
+    state.summaryPinned = null;
+  }
   const open = !state.summaryHidden;
   $("summary").hidden = !open;
   if (open) renderSummary(view, tableId, { label: dealLabel(last.deal) });
@@ -693,15 +881,20 @@ function start() {
   $("cut-random").addEventListener("click", () => setCut(secureRandomBelow(packSize(state.view))));
   $("cut-button").addEventListener("click", doCut);
   $("start-button").addEventListener("click", () => send({ type: "start" }));
+  $("return-button").addEventListener("click", () => send({ type: "return" }));
+  $("leave-button").addEventListener("click", leave);
+  $("rematch-button").addEventListener("click", rematch);
+  $("summary-rematch").addEventListener("click", rematch);
+  wireAlerts();
   $("summary-close").addEventListener("click", () => {
     state.summaryHidden = true;
-    state.summaryPinned = false;
+    state.summaryPinned = null;
     $("summary").hidden = true;
     $("open-summary").focus();
   });
   $("open-summary").addEventListener("click", () => {
     state.summaryHidden = false;
-    state.summaryPinned = true;
+    state.summaryPinned = state.view ? matchMoment(state.view) : null;
     render();
     $("summary-close").focus();
   });
@@ -749,6 +942,9 @@ function start() {
       if (gap) backfillLog(state.lastLogVersion);
       if (msg.event) addEvents([msg.event]);
       onState(msg.state);
+    },
+    onPresence(frame) {
+      onPresence(frame);
     },
     onError(error, id) {
       if (!id) showMessage(errorText(error));

@@ -68,6 +68,12 @@ export function eventLines(event, view) {
     }
     case "timeout":
       return [t("event.timeout", { name })];
+    case "autoplay":
+      return [t(`event.autoplay.${event.reason}`, { name })];
+    case "returned":
+      return [t("event.returned", { name })];
+    case "rematch":
+      return [t("event.rematch")];
     case "closed":
       return [t("event.closed", { reason: event.reason ?? "" })];
     case "action": {
