@@ -63,8 +63,14 @@ def bot_record(players: int, spec: str, seed: int, deals: int = 1) -> Record:
 def cards_seen(record: Record, seat: int, deal_index: int = 0) -> set[Card]:
     """Every card ``seat`` saw at any moment of the deal (its hands, everything public)."""
     seen: set[Card] = set()
-    match = Match(record.rules, record.players, balances=record.balances, pot=record.pot,
-                  chance=RecordedChance(()), dealer=record.deals[0].dealer)
+    match = Match(
+        record.rules,
+        record.players,
+        balances=record.balances,
+        pot=record.pot,
+        chance=RecordedChance(()),
+        dealer=record.deals[0].dealer,
+    )
     for index, deal_record in enumerate(record.deals[: deal_index + 1]):
         deal = match.start_deal(deal_record.deck, chance=RecordedChance(deal_record.rebuilds, deal=index))
         for action in [*deal_record.actions, None]:

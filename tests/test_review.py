@@ -4,9 +4,9 @@ seat never depends on a card that seat could not see (R9)."""
 from __future__ import annotations
 
 import pytest
-from review_helpers import bot_record, cards_seen, played_record, redealt
 
 from paiute.review import Mark, ReviewError, review_record
+from review_helpers import bot_record, cards_seen, played_record, redealt
 
 PLAYOUTS = 24
 
@@ -41,7 +41,8 @@ def test_r7_2_throwing_a_card_of_five_of_a_kind_in_the_last_round_is_a_blunder(s
 def test_r7_2_calling_five_of_a_kind_in_the_last_round_is_not_marked(seed):
     record = played_record(**FIVE_OF_A_KIND, actions=["draw stock", "call", "draw stock", "call Kd"])
     decision = decision_at(record, 2, 3, seed)
-    assert decision.mark is None and decision.loss == 0
+    assert decision.mark is None
+    assert decision.loss == 0
 
 
 # Two seats, dealer 0. Seat 1 holds three kings and a wild three and draws 2d.
@@ -65,21 +66,25 @@ def test_r3_1_keeping_the_wild_card_is_not_marked(seed):
 # Two seats, dealer 0. Seat 1 calls a Royal Flush (9d put down); the dealer, in its last turn
 # (R7.2), draws Jh to three wild threes and two queens: Five of a Kind queens (call Jh) beats it,
 # a Royal Flush (call Qd) only ties it (R8.3 split), a discard loses it (R8.1).
-DEALER = dict(players=2, dealer=0, hands={1: "As Ks Qs Js 9d", 0: "3c 3d 3s Qh Qd"}, upcard="3h", stock="Ts Jh")
+DEALER = dict(
+    players=2, dealer=0, hands={1: "As Ks Qs Js 9d", 0: "3c 3d 3s Qh Qd"}, upcard="3h", stock="Ts Jh"
+)
 DEALER_START = ["draw stock", "call 9d", "draw stock"]
 
 
 def test_r7_3_not_calling_the_winning_combination_on_the_dealers_last_turn_is_a_blunder():
     record = played_record(**DEALER, actions=[*DEALER_START, "discard Jh"])
     decision = decision_at(record, 0, 3)
-    assert decision.mark is Mark.BLUNDER and str(decision.best) == "call Jh"
+    assert decision.mark is Mark.BLUNDER
+    assert str(decision.best) == "call Jh"
     assert decision.loss == pytest.approx(2.0)  # the whole pot (R8.1)
 
 
 def test_r5_1_calling_a_lower_combination_than_the_cards_make_is_a_blunder():
     record = played_record(**DEALER, actions=[*DEALER_START, "call Qd"])
     decision = decision_at(record, 0, 3)
-    assert decision.mark is Mark.BLUNDER and str(decision.best) == "call Jh"
+    assert decision.mark is Mark.BLUNDER
+    assert str(decision.best) == "call Jh"
     assert decision.loss == pytest.approx(1.0)  # half the pot: a tie splits it (R8.3)
 
 
