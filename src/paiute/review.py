@@ -55,7 +55,7 @@ from dataclasses import dataclass
 
 from paiute.actions import Action
 from paiute.chance import RecordedChance
-from paiute.errors import PaiuteError
+from paiute.errors import N_, PaiuteError
 from paiute.match import Match
 from paiute.observation import Observation
 from paiute.parallel import parallel_map
@@ -278,9 +278,11 @@ def decision_points(
     chosen = set(range(players)) if seats is None else set(seats)
     for seat in chosen:
         if not 0 <= seat < players:
-            raise ReviewError(f"seat {seat} is not one of the {players} seats")
+            raise ReviewError(N_("seat {seat} is not one of the {players} seats"), seat=seat, players=players)
     if deal is not None and not 0 <= deal < len(record.deals):
-        raise ReviewError(f"deal {deal} is not one of the record's {len(record.deals)} deals")
+        raise ReviewError(
+            N_("deal {deal} is not one of the record's {n} deals"), deal=deal, n=len(record.deals)
+        )
     match = Match(
         record.rules,
         record.players,
@@ -395,7 +397,7 @@ def review_record(
     called with (done, total) after each decision.
     """
     if playouts < 1:
-        raise ReviewError(f"playouts must be at least 1, not {playouts}")
+        raise ReviewError(N_("playouts must be at least 1, not {n}"), n=playouts)
     chosen = list(range(len(record.players))) if seats is None else sorted(set(seats))
     points = decision_points(record, chosen, deal)
     jobs = [(point, playouts, budget_ms, seed) for point in points]
