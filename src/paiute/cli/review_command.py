@@ -212,6 +212,18 @@ def _row(decision: Decision, tr: Translator) -> list[str]:
     ]
 
 
+def _rich_tables() -> Any:
+    """rich's modules for the tables, or None without rich (an extra): plain lines then."""
+    try:
+        import rich.box
+        import rich.console
+        import rich.markup
+        import rich.table
+    except ImportError:
+        return None
+    return rich
+
+
 def _print(record: Record, review: Review, tr: Translator) -> None:
     _ = tr.gettext
     headers = [
@@ -224,15 +236,8 @@ def _print(record: Record, review: Review, tr: Translator) -> None:
         _(N_("Loss")),
         _(N_("Mark")),
     ]
-    try:
-        import rich.box
-        import rich.console
-        import rich.markup
-        import rich.table
-    except ImportError:
-        rich = None
-    else:
-        console = rich.console.Console(highlight=False)
+    rich = _rich_tables()
+    console = None if rich is None else rich.console.Console(highlight=False)
     for summary in review.summaries:
         title = _(N_("seat {seat} {name}"), seat=summary.seat, name=record.players[summary.seat])
         rows = [_row(d, tr) for d in review.decisions if d.seat == summary.seat]
