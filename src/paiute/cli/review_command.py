@@ -237,7 +237,7 @@ def _print(record: Record, review: Review, tr: Translator) -> None:
         _(N_("Mark")),
     ]
     rich = _rich_tables()
-    console = None if rich is None else rich.console.Console(highlight=False)
+    console: Any = None if rich is None else rich.console.Console(highlight=False)
     for summary in review.summaries:
         title = _(N_("seat {seat} {name}"), seat=summary.seat, name=record.players[summary.seat])
         rows = [_row(d, tr) for d in review.decisions if d.seat == summary.seat]
