@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from paiute import __version__
 from paiute.i18n import LANGUAGE_NAMES, N_, catalogue_json
 from paiute.rules import OPTIONS, PRESETS
-from paiute.server import api, ws
+from paiute.server import api, reviews, ws
 from paiute.server.db import Store
 from paiute.server.errors import ServiceError
 from paiute.server.lang import client_language
@@ -74,6 +74,7 @@ def create_app(
         try:
             yield
         finally:
+            await reviews.shutdown(app)
             await service.stop()
 
     app = FastAPI(title="Paiute", version=__version__, description=_DESCRIPTION, lifespan=lifespan)
@@ -83,6 +84,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=settings.max_body)
     _add_error_handlers(app)
     app.include_router(api.router)
+    app.include_router(reviews.router)  # GET .../deals/{n}/review (paiute.server.reviews)
     app.add_api_websocket_route("/ws/tables/{table_id}", ws.table_socket)
     _add_pages(app)
     return app
