@@ -32,7 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from paiute.i18n import N_
 from paiute.record import Record
 from paiute.review import DEFAULT_PLAYOUTS, Decision, DecisionPoint, Review, decision_points, summarize
-from paiute.server.api import DealNumber, Limited, TableId, service_of
+from paiute.server.api import _ERRORS, DealNumber, Limited, TableId, service_of
 from paiute.server.db import _Json, metadata
 from paiute.server.errors import ServiceError
 
@@ -184,7 +184,7 @@ async def shutdown(app: FastAPI) -> None:
         await reviewer.stop()
 
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", responses=_ERRORS)  # the refusals every /api route documents
 
 
 @router.get(
