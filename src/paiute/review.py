@@ -53,9 +53,10 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from paiute.actions import Action
+from paiute.actions import Action, ActionKind
 from paiute.chance import RecordedChance
 from paiute.errors import N_, PaiuteError
+from paiute.i18n import Translator
 from paiute.match import Match
 from paiute.observation import Observation
 from paiute.parallel import parallel_map
@@ -65,6 +66,7 @@ from paiute.rules import RuleSet
 
 __all__ = [
     "DEFAULT_PLAYOUTS",
+    "MARK_WORDS",
     "THRESHOLDS",
     "Decision",
     "DecisionPoint",
@@ -73,6 +75,7 @@ __all__ = [
     "ReviewError",
     "SeatSummary",
     "accuracy_of",
+    "action_words",
     "deal_stake",
     "decision_points",
     "mark_for",
@@ -259,6 +262,33 @@ class Review:
     def json_lines(self) -> list[dict[str, object]]:
         """One object per decision, then the summary (``paiute review --json``)."""
         return [decision.to_json() for decision in self.decisions] + [self.summary_json()]
+
+
+#: Each mark's word for people (the JSON keeps the English value).
+MARK_WORDS = {
+    Mark.INACCURACY: N_("inaccuracy"),
+    Mark.MISTAKE: N_("mistake"),
+    Mark.BLUNDER: N_("blunder"),
+}
+
+
+def action_words(action: Action, tr: Translator) -> str:
+    """An action in the reader's language, short (a table cell of a review).
+
+    >>> from paiute.i18n import translator
+    >>> action_words(Action.parse("call 7h"), translator("en"))
+    'call, putting down 7♥'
+    """
+    kind = action.kind
+    if kind is ActionKind.DRAW_STOCK:
+        return tr.gettext(N_("draw stock"))
+    if kind is ActionKind.DRAW_DISCARD:
+        return tr.gettext(N_("draw discard"))
+    if action.card is None:
+        return tr.gettext(N_("call (six cards)"))
+    if kind is ActionKind.DISCARD:
+        return tr.gettext(N_("discard {card}"), card=action.card)
+    return tr.gettext(N_("call, putting down {card}"), card=action.card)
 
 
 def _round(value: float) -> float:

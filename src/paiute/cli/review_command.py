@@ -8,14 +8,22 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from paiute.actions import Action, ActionKind
 from paiute.cli.common import args_translator, localized_digits
 from paiute.cli.replay_command import load_replayed
 from paiute.errors import N_
 from paiute.i18n import Translator, translator
 from paiute.parallel import default_workers
 from paiute.record import Record
-from paiute.review import DEFAULT_PLAYOUTS, Decision, Mark, Review, ReviewError, review_record
+from paiute.review import (
+    DEFAULT_PLAYOUTS,
+    MARK_WORDS,
+    Decision,
+    Mark,
+    Review,
+    ReviewError,
+    action_words,
+    review_record,
+)
 
 _EPILOG = N_("""\
 Every decision of the chosen seats (a turn point with more than one legal action) is
@@ -169,28 +177,6 @@ def _progress_bar(tr: Translator) -> Iterator[Callable[[int, int], None] | None]
             bar.update(task, completed=done, total=total)
 
         yield progress
-
-
-#: Each mark's word for people (the JSON keeps the English value).
-MARK_WORDS = {
-    Mark.INACCURACY: N_("inaccuracy"),
-    Mark.MISTAKE: N_("mistake"),
-    Mark.BLUNDER: N_("blunder"),
-}
-
-
-def action_words(action: Action, tr: Translator) -> str:
-    """An action in the reader's language, short (a table cell)."""
-    kind = action.kind
-    if kind is ActionKind.DRAW_STOCK:
-        return tr.gettext(N_("draw stock"))
-    if kind is ActionKind.DRAW_DISCARD:
-        return tr.gettext(N_("draw discard"))
-    if action.card is None:
-        return tr.gettext(N_("call (six cards)"))
-    if kind is ActionKind.DISCARD:
-        return tr.gettext(N_("discard {card}"), card=action.card)
-    return tr.gettext(N_("call, putting down {card}"), card=action.card)
 
 
 def _chips(value: float, tr: Translator) -> str:
