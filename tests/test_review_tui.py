@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 
 from paiute.tui.app import PlayApp
-from paiute.tui.review_screen import ReviewScreen
+from paiute.tui.review_screen import ReviewScreen, WatchReviews
+from paiute.tui.watch import WatchApp
 from paiute.tui.widgets import TextScreen
+from review_helpers import played_record
 from test_play_app import SIZE, flat, run, screen_text, settle, stacked
 
 
@@ -48,5 +50,38 @@ def test_r7_3_deal_summary_opens_the_review_with_the_blunder_and_the_better_call
             assert isinstance(app.screen, TextScreen)  # back on the deal's summary
             assert "End of the deal" in screen_text(app)
             assert app.deal_review is review  # not computed again
+
+    run(scenario)
+
+
+def test_replay_watch_shows_the_review_marks_as_it_steps() -> None:
+    # Seat 1 throws its wild three away (a blunder, test_review.py); the watch says so at
+    # that step, naming the better action only in seat 1's own view (R9.2).
+    record = played_record(
+        players=2,
+        dealer=0,
+        hands={1: "3c Kc Kh Kd 9s"},
+        upcard="3h",
+        stock="2d",
+        actions=["draw stock", "discard 3c"],
+    )
+    app = WatchApp(record, delay=0.01)
+    app.reviews = WatchReviews(record, playouts=16)
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert await asyncio.to_thread(app.reviews.of(0).wait, 120)
+            await pilot.press("right", "right")  # after action 1, "discard 3c"
+            await pilot.pause()
+            text = flat(screen_text(app))
+            assert "Review: p1: blunder! discard 3♣" in text
+            assert "better" not in text  # a spectator is not told what seat 1 held
+            await pilot.press("v", "v")  # seat 1's view
+            await pilot.pause()
+            text = flat(screen_text(app))
+            assert "view: p1" in text
+            assert "blunder! discard 3♣" in text
+            assert "better discard" in text
 
     run(scenario)

@@ -25,7 +25,7 @@ from paiute.i18n import Translator, translator
 from paiute.record import Record
 from paiute.review import DEFAULT_PLAYOUTS, MARK_WORDS, Decision, Review, action_words, review_record
 
-__all__ = ["DealReview", "ReviewScreen", "mark_note", "review_text"]
+__all__ = ["DealReview", "ReviewScreen", "WatchReviews", "mark_note", "review_text"]
 
 
 class _CancelledError(Exception):
@@ -185,3 +185,60 @@ class ReviewScreen(ModalScreen[str]):
 
     def action_close(self) -> None:
         self.dismiss("back")
+
+
+class WatchReviews:
+    """The reviews ``paiute replay --watch`` shows as it steps: each finished deal's, for every
+    seat, started when the deal is first shown (after the deal nothing is hidden, R9.3; a deal
+    still in progress is not reviewed)."""
+
+    def __init__(self, record: Record, *, playouts: int = DEFAULT_PLAYOUTS) -> None:
+        self._record = record
+        self._playouts = playouts
+        self._reviews: dict[int, DealReview] = {}
+        self._finished = {index for index, report in enumerate(record.replay().reports) if report.finished}
+
+    def of(self, deal: int) -> DealReview:
+        review = self._reviews.get(deal)
+        if review is None:
+            seats = range(len(self._record.players))
+            review = self._reviews[deal] = DealReview(self._record, deal, seats, playouts=self._playouts)
+        return review
+
+    def note(
+        self, deal: int, count: int, names: Sequence[str], tr: Translator, viewer: int | None = None
+    ) -> tuple[str, bool]:
+        """The review line of the action just shown (action ``count - 1`` of ``deal``), and
+        whether the review is still being computed (then ask again).
+
+        The better action is named only in its own seat's view: it may name a card of that
+        seat's hand, which the watch shows nobody else (R9.2, as the table does); the others
+        see the mark and the action played (public, R4.5)."""
+        if deal not in self._finished:
+            return "", False
+        review = self.of(deal)
+        if review.error is not None:
+            return "", False
+        if review.review is None:
+            if review.total is None:
+                return tr.gettext(N_("Reviewing the deal…")), True
+            return tr.gettext(
+                N_("Reviewing the deal: {done} of {total} decisions…"), done=review.done, total=review.total
+            ), True
+        for decision in review.review.decisions:
+            if decision.action != count - 1:
+                continue
+            if viewer == decision.seat:
+                note = mark_note(decision, tr)
+            else:
+                note = action_words(decision.played, tr)
+                if decision.mark is not None:
+                    note = tr.gettext(
+                        N_("{mark}! {text}"), mark=tr.gettext(MARK_WORDS[decision.mark]), text=note
+                    )
+            return tr.gettext(N_("Review: {name}: {note}"), name=names[decision.seat], note=note), False
+        return "", False
+
+    def cancel(self) -> None:
+        for review in self._reviews.values():
+            review.cancel()
