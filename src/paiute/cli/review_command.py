@@ -35,7 +35,7 @@ with payout=scale, what the others pay for a Paiute):
   inaccuracy  from 0.10 of the stake
   mistake     from 0.20
   blunder     from 0.30
-A loss whose 95% interval reaches 0 is not marked. Accuracy (0-100) is lichess's: each
+A loss whose 95-percent interval reaches 0 is not marked. Accuracy (0-100) is lichess's: each
 decision scores 103.17*exp(-0.04354*drop)-2.17 (drop = 100*loss/stake), the seat gets
 the mean of the plain and harmonic means. Deals in progress are not reviewed. The same
 seed and playouts give the same review; --budget makes it depend on the machine's speed.
