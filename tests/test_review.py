@@ -135,3 +135,17 @@ def test_unknown_seat_or_deal_is_refused():
         review_record(record, seats=[2])
     with pytest.raises(ReviewError):
         review_record(record, deal=1)
+
+
+def test_review_is_below_the_interfaces():
+    # Layer "analysis": it may use the players, never the command line, terminal or server.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, paiute.review; "
+        "bad = sorted(m for m in sys.modules if m.startswith(('paiute.cli', 'paiute.tui', 'paiute.server', 'paiute.envs'))); "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr

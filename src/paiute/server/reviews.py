@@ -140,7 +140,7 @@ class Reviewer:
                 self._jobs.pop((job.table_id, job.number), None)
 
     async def _review(self, loop: asyncio.AbstractEventLoop, job: _Job) -> None:
-        points = decision_points(job.record, None, job.number - 1)
+        points = await asyncio.to_thread(decision_points, job.record, None, job.number - 1)
         job.total = len(points)
         if self._pool is None:
             # A fresh interpreter, never a fork of the threaded server (see paiute.parallel).
