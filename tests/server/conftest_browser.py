@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,15 +47,21 @@ class Server:
 
 @contextlib.contextmanager
 def run_server(
-    directory: Path, *, deal_pause: float = 2.0, bot_delay: float = 0.0, away_grace: float = 30.0
+    directory: Path,
+    *,
+    deal_pause: float = 2.0,
+    bot_delay: float = 0.0,
+    away_grace: float = 30.0,
+    extra: Sequence[str] = (),
 ) -> Iterator[Server]:
-    """``paiute serve`` on a free port of 127.0.0.1 until the block ends."""
+    """``paiute serve`` on a free port of 127.0.0.1 until the block ends (``extra``: more flags)."""
     running = ServerProcess(
         f"sqlite:///{directory / 'db.sqlite'}",
         directory / "server.log",
         deal_pause=deal_pause,
         bot_delay=bot_delay,
         away_grace=away_grace,
+        extra=extra,
     )
     try:
         httpx.get(running.url + "/api/health", timeout=5).raise_for_status()

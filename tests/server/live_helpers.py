@@ -24,9 +24,18 @@ WAIT = 20.0
 PACE = 0.06
 
 
+#: ``paiute serve`` flags that lift the caps per address.
+RELAXED_LIMITS = ("--address-rate", "0", "--max-tables-per-address", "500", "--max-seats-per-address", "500")
+
+
 @contextlib.contextmanager
 def serve(directory: Path, **flags: Any) -> Iterator[ServerProcess]:
-    """``paiute serve`` on a free port until the block ends (stopped whatever happens)."""
+    """``paiute serve`` on a free port until the block ends (stopped whatever happens).
+
+    Every client of these tests comes from 127.0.0.1: the caps per address are lifted (the
+    tests of those caps, tests/server/test_server_abuse.py, set their own).
+    """
+    flags.setdefault("extra", RELAXED_LIMITS)
     server = ServerProcess(f"sqlite:///{directory / 'db.sqlite'}", directory / "server.log", **flags)
     try:
         yield server

@@ -39,7 +39,11 @@ new MutationObserver((changes) => {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with run_server(tmp_path_factory.mktemp("live"), deal_pause=2.0, away_grace=GRACE) as running:
+    # Every page of the module comes from 127.0.0.1: room for the lobby's many tables.
+    flags = ["--max-tables-per-address", "200", "--max-seats-per-address", "200"]
+    with run_server(
+        tmp_path_factory.mktemp("live"), deal_pause=2.0, away_grace=GRACE, extra=flags
+    ) as running:
         yield running
 
 
@@ -173,8 +177,8 @@ def test_two_people_phone_and_desktop(server: Server, browser: Browser) -> None:
     expect(ana.locator("#summary")).to_be_visible()
     # ...and closes by itself when the next deal starts (the cut), before anyone taps it.
     # (On both pages: one of them is not the cutter, whose move it is not.)
-    ana.wait_for_function("document.getElementById('app').dataset.status === 'cut'", timeout=STEP_MS)
-    bo.wait_for_function("document.getElementById('app').dataset.status === 'cut'", timeout=STEP_MS)
+    ana.wait_for_function("() => document.getElementById('app').dataset.status === 'cut'", timeout=STEP_MS)
+    bo.wait_for_function("() => document.getElementById('app').dataset.status === 'cut'", timeout=STEP_MS)
     expect(ana.locator("#summary")).to_be_hidden()
     expect(bo.locator("#summary")).to_be_hidden()
     # During the cut the seats show nothing of the last deal: no call, no last move, no cards,
@@ -251,7 +255,7 @@ def test_play_now_and_a_rematch(server: Server, browser: Browser) -> None:
     solo.click("#play-submit")
     solo.wait_for_url("**/t/*")
     TablePage(solo).wait_ready()
-    solo.wait_for_function("['cut', 'playing'].includes(document.getElementById('app').dataset.status)")
+    solo.wait_for_function("() => ['cut', 'playing'].includes(document.getElementById('app').dataset.status)")
     expect(solo.locator("li.seat .tag.bot")).to_have_count(2)
     expect(solo.locator("li.seat .tag.bot").first).to_contain_text("medium")
 

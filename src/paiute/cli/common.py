@@ -135,6 +135,8 @@ READERS: tuple[tuple[str, ...], ...] = (
     ("verify", "--json"),
     ("hint", "--deal", "0", "--action", "0"),
     ("hint", "--deal", "0", "--action", "0", "--json"),
+    ("review", "--playouts", "1"),
+    ("review", "--playouts", "1", "--json"),
 )
 
 

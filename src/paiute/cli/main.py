@@ -17,6 +17,7 @@ from paiute.cli import (
     odds_command,
     play_command,
     replay_command,
+    review_command,
     rules_command,
     serve_command,
     simulate_command,
@@ -35,6 +36,7 @@ examples:
   paiute eval "3h 3s Ad Ac Ks Kh" --wild 3     best call of a six-card holding, threes wild
   paiute eval --jokers --json < hands.txt       one JSON result per input line
   paiute replay match.json                      check a paiute-record/1 file, deal by deal
+  paiute review match.json                      what every decision cost, mistakes marked
   paiute rules --preset gamerules               every option and its value
   paiute tournament greedy random --deals 500   duplicate tournament between bots
   paiute simulate --deals 2000 --bots greedy    the facts of the game, --plot DIR for charts
@@ -66,6 +68,7 @@ def build_parser(tr: Translator | None = None) -> argparse.ArgumentParser:
         # Every command speaks the languages of paiute.i18n: each takes the translator.
         eval_command.register(commands, tr)
         replay_command.register(commands, tr)
+        review_command.register(commands, tr)
         rules_command.register(commands, tr)
         for module in (tournament_command, simulate_command, odds_command, play_command, hint_command):
             module.register(commands, tr)

@@ -68,6 +68,23 @@ def run(args: argparse.Namespace) -> int:
 
         return run_watch(args.file, getattr(args, "translator", None), match=args.match)
     tr: Translator = getattr(args, "translator", None) or translator()
+    loaded = load_replayed(args, tr)
+    if isinstance(loaded, int):
+        return loaded
+    record, replay = loaded
+    if args.json:
+        print(json.dumps(replay.to_json()))
+    else:
+        _print(record, replay, tr)
+    return 0
+
+
+def load_replayed(args: argparse.Namespace, tr: Translator) -> tuple[Record, Replay] | int:
+    """The record ``args.file`` names (``-``: standard input), replayed; or, for a malformed
+    or broken record, the exit status 1 after refusing it in one line (``--json``: one object).
+
+    ``paiute review`` loads its records here too, so both refuse a record in the same words.
+    """
     try:
         record = read_record(args.file, args.match)
         replay = record.replay()
@@ -76,11 +93,7 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as error:
         text = tr.gettext(N_("malformed record: {message}"), message=tr.explain(error))
         return _fail({"ok": False, "error": {"malformed": str(error)}}, text, args.json, tr)
-    if args.json:
-        print(json.dumps(replay.to_json()))
-    else:
-        _print(record, replay, tr)
-    return 0
+    return record, replay
 
 
 def _fail(data: dict[str, object], text: str, as_json: bool, tr: Translator) -> int:

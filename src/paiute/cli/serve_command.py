@@ -131,7 +131,7 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         "--address-rate",
         type=float,
         default=LIMIT_DEFAULTS["address_rate"],
-        metavar="PER_SECOND",
+        metavar=_(N_("PER_SECOND")),
         help=_(
             N_(
                 "requests (HTTP and WebSocket) a second one client address may make, in bursts "
@@ -158,7 +158,7 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         "--trusted-proxy",
         action="append",
         default=[],
-        metavar="ADDRESS",
+        metavar=_(N_("ADDRESS")),
         help=_(
             N_(
                 "a reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are believed (its IP "
@@ -292,6 +292,8 @@ def run(args: argparse.Namespace) -> int:
         address_rate=address_rate,
         address_burst=10 * address_rate,
         open_tables=args.max_tables_per_address,
+        # As many new tables a minute as may be open at once: one cap to raise, not two.
+        tables_per_minute=args.max_tables_per_address,
         seats_per_address=args.max_seats_per_address,
         header_seconds=args.header_timeout,
         body_seconds=args.header_timeout,

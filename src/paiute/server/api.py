@@ -65,7 +65,7 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
-_ERRORS: dict[int | str, dict[str, Any]] = {
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody, "description": description}
     for status, description in (
         (400, "bad_request"),
@@ -194,7 +194,7 @@ def _limit(request: Request) -> None:
 
 
 Limited = Depends(_limit)
-router = APIRouter(prefix="/api", responses=_ERRORS, dependencies=[Limited])
+router = APIRouter(prefix="/api", responses=ERROR_RESPONSES, dependencies=[Limited])
 
 
 def guard_of(request: Request) -> Guard:

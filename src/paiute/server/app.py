@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from paiute import __version__
 from paiute.i18n import LANGUAGE_NAMES, N_, catalogue_json
 from paiute.rules import OPTIONS, PRESETS
-from paiute.server import api, hints, ws
+from paiute.server import api, hints, reviews, ws
 from paiute.server.db import Store
 from paiute.server.errors import ServiceError
 from paiute.server.guard import Guard, GuardMiddleware
@@ -80,6 +80,7 @@ def create_app(
         try:
             yield
         finally:
+            await reviews.shutdown(app)
             await service.stop()
 
     # /docs is served below from the fastapi-offline package's assets (no CDN: it works offline).
@@ -105,6 +106,7 @@ def create_app(
     _add_error_handlers(app)
     app.include_router(api.router)
     app.include_router(hints.router)  # the hint button (paiute.hint)
+    app.include_router(reviews.router)  # GET .../deals/{n}/review (paiute.server.reviews)
     app.add_api_websocket_route("/ws/tables/{table_id}", ws.table_socket)
     _add_pages(app)
     return app

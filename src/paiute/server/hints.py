@@ -31,7 +31,7 @@ from fastapi import Path as PathParam
 from paiute.errors import N_
 from paiute.hint import hint
 from paiute.observation import Observation
-from paiute.server.api import Limited, bearer_token, service_of
+from paiute.server.api import ERROR_RESPONSES, Limited, bearer_token, service_of
 from paiute.server.errors import ServiceError
 
 __all__ = ["HintSettings", "router"]
@@ -136,7 +136,7 @@ def _seed(table_id: str, version: int, seat: int) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
 
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)  # the refusals every /api route documents
 
 
 @router.post(

@@ -21,9 +21,11 @@ from paiute.cards import Card
 from paiute.errors import N_, IllegalActionError
 from paiute.i18n import LANGUAGES, Translator, translator
 from paiute.observation import Observation
+from paiute.record import Record
 from paiute.tui import describe
 from paiute.tui.help import rules_text, tui_keys
 from paiute.tui.hint_view import hint_screen
+from paiute.tui.review_screen import DealReview, ReviewScreen
 from paiute.tui.session import Session
 from paiute.tui.widgets import CardWidget, ChoiceScreen, CoverScreen, MinimumSize, TableView, TextScreen
 
@@ -85,6 +87,8 @@ class PlayApp(MinimumSize, App[int]):
         self._told: dict[tuple[int, str, str], int] = {}
         #: Lines for the terminal after the app has closed (where the match is saved).
         self.farewell: list[str] = []
+        #: The review of the deal just ended (``r`` on its summary), computed in the background.
+        self.deal_review: DealReview | None = None
 
     def compose(self) -> ComposeResult:
         yield TableView(self._buttons(), self.tr)
@@ -214,13 +218,23 @@ class PlayApp(MinimumSize, App[int]):
             footer = tr.gettext(N_("Enter: the match summary"))
         else:
             footer = tr.gettext(N_("Enter or n: next deal    q: quit (the match is saved)"))
-        keys = {"enter": "next", "n": "next", "space": "next", "q": "quit", "escape": "next"}
+        keys = {"enter": "next", "n": "next", "space": "next", "q": "quit", "escape": "next", "r": "review"}
+        footer += tr.gettext(N_("    r: review"))
+        index = session.deal_number - 1
+        if self.deal_review is None or self.deal_review.deal != index:  # review_screen: once a deal
+            self.deal_review = DealReview(Record.from_match(session.match), index, session.humans)
         self.push_screen(
             TextScreen(tr.gettext(N_("End of the deal")), "\n".join(lines), keys, footer), self._after_deal
         )
 
     def _after_deal(self, result: str | None) -> None:
         session = self.session
+        if result == "review" and self.deal_review is not None:
+            screen = ReviewScreen(self.deal_review, session.names, self.tr)
+            self.push_screen(screen, lambda _back: self.show_deal_over())
+            return
+        if self.deal_review is not None:
+            self.deal_review.cancel()
         if result == "quit" or session.match_over:
             self.finish(quit=result == "quit")
             return

@@ -18,6 +18,7 @@ from paiute.match import Match
 from paiute.record import Record
 from paiute.showdown import showdown
 from paiute.tui import describe
+from paiute.tui.review_screen import WatchReviews
 from paiute.tui.widgets import MinimumSize, TableView, TextScreen
 
 __all__ = ["WatchApp"]
@@ -78,6 +79,9 @@ class WatchApp(MinimumSize, App[int]):
         self.auto = False
         self._match: Match | None = None
         self._at: tuple[int, int] | None = None
+        #: The review marks shown as it steps (tui/review_screen.py), computed in the background.
+        self.reviews = WatchReviews(record)
+        self._review_ticking = False
 
     def compose(self) -> ComposeResult:
         yield TableView([(self.tr.gettext(label), name) for label, name in _BUTTONS], self.tr)
@@ -169,6 +173,12 @@ class WatchApp(MinimumSize, App[int]):
             table.set_message(tr.gettext(N_("End of the deal - ] for the next deal.")))
         else:
             table.set_message(tr.gettext(N_("The record ends here.")))
+        note, pending = self.reviews.note(deal_index, count, names, tr, self.seat)  # finished deals
+        if note:
+            table.set_calls([*summary, note])
+        if pending and not self._review_ticking:
+            self._review_ticking = True
+            self.set_timer(0.5, self._review_tick)
         table.clear_log()
         table.log_lines(
             describe.event_text(event, names, obs.wild_cards, pretty=True, tr=tr) for event in obs.history
@@ -177,6 +187,10 @@ class WatchApp(MinimumSize, App[int]):
             table.log_lines(
                 ["", *describe.showdown_lines(showdown(deal), names, obs.wild_cards, pretty=True, tr=tr)]
             )
+
+    def _review_tick(self) -> None:
+        self._review_ticking = False
+        self.show()
 
     # -- keys -----------------------------------------------------------------------------
 

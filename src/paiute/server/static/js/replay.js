@@ -4,11 +4,12 @@ import { api, errorText } from "./api.js";
 import { cardElement, cardRow, sortCards, valueText } from "./cards.js";
 import { applyStrings, formatNumber, t } from "./strings.js";
 import { actionWords } from "./words.js";
+import { followReview, renderChart, renderStep, renderSummary } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = $("app").dataset.tableId;
 
-const state = { tableName: tableId, deal: 0, replay: null, step: 0 };
+const state = { tableName: tableId, deal: 0, replay: null, step: 0, review: null, stopReview: null };
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -50,6 +51,9 @@ function render() {
     step.action === null
       ? t("replay.start")
       : t("replay.action", { name: name(step.seat), action: actionWords(step.action, drawn) });
+
+  renderStep($("review-step"), state.review, state.step, name); // review.js: marks, chart
+  renderChart($("review-chart"), state.review, steps, state.step, name);
 
   const s = step.state;
   const wild = s.wild_cards ?? [];
@@ -130,6 +134,21 @@ async function load(deal) {
     showError(t("replay.not_ready", { message: errorText(error) }));
   }
   render();
+  followDealReview(deal);
+}
+
+function followDealReview(deal) {
+  state.stopReview?.();
+  state.review = null;
+  renderSummary($("review-summary"), null, name, go);
+  if (!state.replay) return;
+  state.stopReview = followReview(tableId, deal, (review, status) => {
+    $("review-status").textContent = status ?? "";
+    if (!review) return;
+    state.review = review;
+    renderSummary($("review-summary"), review, name, go);
+    render();
+  });
 }
 
 async function main() {

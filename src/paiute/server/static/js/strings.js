@@ -382,6 +382,20 @@ export const EN = {
   "hint.category.four_two": "Four / Two",
   "hint.category.three_three": "Three / Three",
   "hint.category.paiute": "Paiute",
+  // The review of a finished deal on the replay page (static/js/review.js, docs/review.md).
+  "review.heading": "Review",
+  "review.queued": "The review of this deal is waiting its turn…",
+  "review.pending": "Reviewing the deal: {done} of {total} decisions…",
+  "review.error": "The review is not available: {message}",
+  "review.mark.inaccuracy": "inaccuracy",
+  "review.mark.mistake": "mistake",
+  "review.mark.blunder": "blunder",
+  "review.mark.at": "{mark}, step {step}",
+  "review.step.forced": "No choice here: the only legal action.",
+  "review.step.best": "{name} played the best action found ({played} chips expected).",
+  "review.step.better": "{name}: better {best} ({ev_best} chips expected, not {ev_played}).",
+  "review.summary": "accuracy {accuracy}; inaccuracies: {inaccuracy}; mistakes: {mistake}; blunders: {blunder}; expected loss: {loss} chips",
+  "review.chart": "Expected chips of each seat after each of its decisions",
 
   // Actions and events in words.
   "action.draw_stock": "draws from the stock",

@@ -1,0 +1,261 @@
+"""``paiute review``: what every decision of a finished record cost (docs/review.md)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from paiute.cli.common import add_record_arguments, args_translator, localized_digits
+from paiute.cli.replay_command import load_replayed
+from paiute.errors import N_
+from paiute.i18n import Translator, translator
+from paiute.parallel import default_workers
+from paiute.record import Record
+from paiute.review import (
+    DEFAULT_PLAYOUTS,
+    MARK_WORDS,
+    Decision,
+    Mark,
+    Review,
+    ReviewError,
+    action_words,
+    review_record,
+)
+
+_EPILOG = N_("""\
+Every decision of the chosen seats (a turn point with more than one legal action) is
+estimated from that seat's view at that moment only (R9: never the stock or another
+seat's hidden cards): every legal action's expected chips, from playouts of the deal
+on the same samples of the unseen cards. The loss is what the best action is worth
+more than the action played. Marks, by the loss as a share of the deal's stake (the pot;
+with payout=scale, what the others pay for a Paiute):
+  inaccuracy  from 0.10 of the stake
+  mistake     from 0.20
+  blunder     from 0.30
+A loss whose 95-percent interval reaches 0 is not marked. Accuracy (0-100) is lichess's: each
+decision scores 103.17*exp(-0.04354*drop)-2.17 (drop = 100*loss/stake), the seat gets
+the mean of the plain and harmonic means. Deals in progress are not reviewed. The same
+seed and playouts give the same review; --budget makes it depend on the machine's speed.
+See docs/review.md.
+
+--json prints one object a line per decision, then one summary line:
+  {"deal": 0, "action": 1, "seat": 1, "played": "discard As", "best": "call 3d",
+   "ev_played": -0.9, "ev_best": 2.8, "interval": [2.6, 3.0], "loss": 3.7, "mark": "blunder"}
+  {"summary": [{"seat": 1, "decisions": 9, "loss": 4.1, "inaccuracy": 0, "mistake": 1,
+   "blunder": 1, "accuracy": 61.3}], "playouts": 16, "seed": 0}
+A record that is malformed or breaks a rule is refused as paiute replay refuses it (exit 1).
+
+examples:
+  paiute review match.json                   every seat of every finished deal
+  paiute review match.json --seat 1 --deal 0
+  paiute review match.json --json | jq 'select(.mark == "blunder")'
+  cat match.json | paiute review - --playouts 64 --seed 7
+""")
+
+
+def register(commands: Any, tr: Translator | None = None) -> None:
+    _ = (tr or translator()).gettext
+    parser = commands.add_parser(
+        "review",
+        help=_(N_("review a game record: the cost of every decision")),
+        description=_(
+            N_(
+                "Review a finished paiute-record/1 record: for every decision of the chosen seats, "
+                "the action played, the best action, the expected chips of each and the loss, "
+                "marked inaccuracy, mistake or blunder; a summary per seat."
+            )
+        ),
+        epilog=_(_EPILOG),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_record_arguments(parser, tr)
+    seats = parser.add_mutually_exclusive_group()
+    seats.add_argument("--seat", type=int, metavar="N", help=_(N_("review this seat only (0 first)")))
+    seats.add_argument("--all", action="store_true", help=_(N_("review every seat (the default)")))
+    parser.add_argument("--deal", type=int, metavar="K", help=_(N_("review this deal only (0 first)")))
+    parser.add_argument(
+        "--playouts",
+        type=int,
+        default=DEFAULT_PLAYOUTS,
+        metavar="N",
+        help=_(N_("samples of the unseen cards per decision (default {n})"), n=DEFAULT_PLAYOUTS),
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        metavar=_(N_("MS")),
+        help=_(N_("at most this many milliseconds per decision (fewer playouts on a slow machine)")),
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, metavar="S", help=_(N_("seed of the samples (default 0)"))
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help=_(N_("processes sharing the decisions (default: one per core)")),
+    )
+    parser.add_argument(
+        "--json", action="store_true", help=_(N_("one JSON object per decision, then a summary line"))
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    tr = args_translator(args)
+    if args.playouts < 1:
+        raise ReviewError(N_("--playouts must be at least 1, not {n}"), n=args.playouts)
+    if args.budget is not None and not args.budget > 0:
+        raise ReviewError(N_("--budget must be more than 0 milliseconds"))
+    if args.workers is not None and args.workers < 1:
+        raise ReviewError(N_("--workers must be at least 1, not {n}"), n=args.workers)
+    loaded = load_replayed(args, tr)  # refused exactly as paiute replay refuses it
+    if isinstance(loaded, int):
+        return loaded
+    record, _replay = loaded
+    players = len(record.players)
+    if args.seat is not None and not 0 <= args.seat < players:
+        raise ReviewError(
+            N_("--seat {seat}: the record has seats 0 to {last}"), seat=args.seat, last=players - 1
+        )
+    if args.deal is not None and not 0 <= args.deal < len(record.deals):
+        raise ReviewError(
+            N_("--deal {deal}: the record has {n} deal(s), numbered from 0"),
+            deal=args.deal,
+            n=len(record.deals),
+        )
+    seats = None if args.seat is None else [args.seat]
+    with _progress_bar(tr) as progress:
+        review = review_record(
+            record,
+            seats=seats,
+            deal=args.deal,
+            playouts=args.playouts,
+            budget_ms=args.budget,
+            seed=args.seed,
+            workers=args.workers or min(2, default_workers()),
+            progress=progress,
+        )
+    if args.json:
+        for line in review.json_lines():
+            print(json.dumps(line))
+    else:
+        _print(record, review, tr)
+    return 0
+
+
+@contextlib.contextmanager
+def _progress_bar(tr: Translator) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar on standard error when it is a terminal (nothing otherwise)."""
+    try:
+        import rich.console
+        import rich.progress
+    except ImportError:  # rich is an extra: review works without it
+        yield None
+        return
+    errors = rich.console.Console(stderr=True)
+    if not errors.is_terminal:
+        yield None
+        return
+    columns = (
+        rich.progress.TextColumn("[progress.description]{task.description}"),
+        rich.progress.BarColumn(),
+        rich.progress.MofNCompleteColumn(),
+        rich.progress.TextColumn(tr.gettext(N_("decisions"))),
+        rich.progress.TimeElapsedColumn(),
+        rich.progress.TimeRemainingColumn(),
+    )
+    with rich.progress.Progress(*columns, console=errors, transient=True) as bar:
+        task = bar.add_task(tr.gettext(N_("review")), total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield progress
+
+
+def _chips(value: float, tr: Translator) -> str:
+    return localized_digits(f"{value:+.2f}", tr)
+
+
+def _row(decision: Decision, tr: Translator) -> list[str]:
+    mark = "" if decision.mark is None else tr.gettext(MARK_WORDS[decision.mark])
+    best = "" if decision.best == decision.played else action_words(decision.best, tr)
+    return [
+        tr.number(decision.deal),
+        tr.number(decision.action),
+        action_words(decision.played, tr),
+        _chips(decision.ev_played, tr),
+        best,
+        _chips(decision.ev_best, tr),
+        localized_digits(f"{decision.loss:.2f}", tr),
+        mark,
+    ]
+
+
+def _rich_tables() -> Any:
+    """rich's modules for the tables, or None without rich (an extra): plain lines then."""
+    try:
+        import rich.box
+        import rich.console
+        import rich.markup
+        import rich.table
+    except ImportError:
+        return None
+    return rich
+
+
+def _print(record: Record, review: Review, tr: Translator) -> None:
+    _ = tr.gettext
+    headers = [
+        _(N_("Deal")),
+        _(N_("Action")),
+        _(N_("Played")),
+        _(N_("EV")),
+        _(N_("Better")),
+        _(N_("EV")),
+        _(N_("Loss")),
+        _(N_("Mark")),
+    ]
+    rich = _rich_tables()
+    console: Any = None if rich is None else rich.console.Console(highlight=False)
+    for summary in review.summaries:
+        title = _(N_("seat {seat} {name}"), seat=summary.seat, name=record.players[summary.seat])
+        rows = [_row(d, tr) for d in review.decisions if d.seat == summary.seat]
+        accuracy = "-" if summary.accuracy is None else localized_digits(f"{summary.accuracy:.1f}", tr)
+        line = _(
+            N_(
+                "decisions: {decisions}; expected loss: {loss} chips; inaccuracies: {inaccuracies}; "
+                "mistakes: {mistakes}; blunders: {blunders}; accuracy: {accuracy}"
+            ),
+            decisions=summary.decisions,
+            loss=localized_digits(f"{summary.loss:.2f}", tr),
+            inaccuracies=summary.inaccuracies,
+            mistakes=summary.mistakes,
+            blunders=summary.blunders,
+            accuracy=accuracy,
+        )
+        if rich is None:
+            print(title)
+            print("  " + " | ".join(headers))
+            for row in rows:
+                print("  " + " | ".join(row))
+            print("  " + line)
+            continue
+        table = rich.table.Table(
+            title=rich.markup.escape(title),
+            box=rich.box.SIMPLE_HEAD,
+            caption=rich.markup.escape(line),
+            caption_justify="left",
+        )
+        for index, header in enumerate(headers):
+            justify = "right" if index in (0, 1, 3, 5, 6) else "left"
+            table.add_column(rich.markup.escape(header), justify=justify, no_wrap=index != 2 and index != 4)
+        styles = {Mark.BLUNDER: "bold red", Mark.MISTAKE: "yellow", Mark.INACCURACY: "cyan"}
+        for decision, row in zip([d for d in review.decisions if d.seat == summary.seat], rows, strict=True):
+            style = None if decision.mark is None else styles[decision.mark]
+            table.add_row(*(rich.markup.escape(cell) for cell in row), style=style)
+        console.print(table)

@@ -1,0 +1,448 @@
+"""Game review: what every decision of a finished record cost, as lichess reviews a chess game.
+
+The record is replayed deal by deal (it must have passed :meth:`Record.replay
+<paiute.record.Record.replay>`, which is where a broken record is refused). At each decision of
+a chosen seat (a turn point with more than one legal action: a forced move is no decision) the
+seat's :class:`~paiute.observation.Observation` is taken: only what R9 lets that seat see at that
+moment, never the stock order or another seat's unshown cards (R9.2, R9.3). Every legal action is
+estimated from it with :func:`~paiute.players.evaluate.estimate_actions` (expected chips, R8,
+with a 95% interval, on paired determinizations) and the decision gets:
+
+* ``best``: the action with the highest expected chips; ``ev_best`` and its ``interval``;
+* ``ev_played``: the expected chips of the action played;
+* ``loss``: the paired advantage of the best action over the one played (the mean difference
+  on the same determinizations, :meth:`Estimates.advantage
+  <paiute.players.evaluate.Estimates.advantage>`), 0 when the best was played;
+* ``mark``: from the loss relative to the deal's *stake* :func:`deal_stake` (the pot, or with
+  ``payout = scale`` what the losers pay for the lowest win), by :data:`THRESHOLDS`:
+  ``inaccuracy`` from 0.10 of the stake, ``mistake`` from 0.20, ``blunder`` from 0.30 (lichess
+  marks a drop of 0.1 / 0.2 / 0.3 in its winning chances). A loss whose interval reaches 0 is
+  never marked: the estimator cannot tell the two actions apart, and noise is not a mistake.
+
+Each seat's summary gives the total expected loss, the count of each mark and an *accuracy*
+(lichess's formula: each decision's drop in winning percentage ``100 * loss / stake`` is mapped
+to ``103.1668 * exp(-0.04354 * drop) - 3.1669 + 1`` clamped to 0..100, and the seat's accuracy is
+the mean of the arithmetic and the harmonic means of its decisions' figures; lichess weights the
+arithmetic mean by the position's volatility, which this does not).
+
+Every decision's estimate is seeded from the review's seed, the deal and the action index only,
+so the review is the same under the same seed and playouts, in any order and in any process.
+
+>>> from paiute import Match, RuleSet, SeededChance
+>>> from paiute.players import make_player
+>>> from paiute.record import Record
+>>> match = Match(RuleSet(), ["Ana", "Bo"], chance=SeededChance(2))
+>>> deal = match.start_deal()
+>>> bot = make_player("greedy")
+>>> while not deal.is_over:
+...     _ = match.apply(bot.act(deal.observation(deal.current_seat)))
+>>> review = review_record(Record.from_match(match), seats=[1], playouts=2, seed=3)
+>>> {decision.seat for decision in review.decisions}
+{1}
+>>> all(decision.loss >= 0 for decision in review.decisions)
+True
+>>> review.summaries[0].decisions == len(review.decisions)
+True
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from paiute.actions import Action, ActionKind
+from paiute.chance import RecordedChance
+from paiute.errors import N_, PaiuteError
+from paiute.i18n import Translator
+from paiute.match import Match
+from paiute.observation import Observation
+from paiute.parallel import parallel_map
+from paiute.players.evaluate import estimate_actions
+from paiute.record import Record
+from paiute.rules import RuleSet
+
+__all__ = [
+    "DEFAULT_PLAYOUTS",
+    "MARK_WORDS",
+    "THRESHOLDS",
+    "Decision",
+    "DecisionPoint",
+    "Mark",
+    "Review",
+    "ReviewError",
+    "SeatSummary",
+    "accuracy_of",
+    "action_words",
+    "deal_stake",
+    "decision_points",
+    "mark_for",
+    "move_accuracy",
+    "review_point",
+    "review_record",
+    "summarize",
+]
+
+#: Determinizations per decision when no other budget is given (each legal action is played out
+#: once on each). Chosen so that a 4-player deal of about 40 decisions is reviewed in under 30 s
+#: on one core (``benchmarks/review_speed.py``).
+DEFAULT_PLAYOUTS = 16
+
+
+class ReviewError(PaiuteError):
+    """A review that cannot be made (a seat or deal that is not in the record)."""
+
+
+class Mark(enum.Enum):
+    """How bad a decision was (lichess's three marks)."""
+
+    INACCURACY = "inaccuracy"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+
+
+#: Loss as a fraction of the deal's stake from which each mark is given, worst first.
+THRESHOLDS: tuple[tuple[Mark, float], ...] = (
+    (Mark.BLUNDER, 0.30),
+    (Mark.MISTAKE, 0.20),
+    (Mark.INACCURACY, 0.10),
+)
+
+
+def deal_stake(rules: RuleSet, players: int, pot: int) -> float:
+    """The chips a deal is played for, the scale of the marks.
+
+    With ``payout = pot`` (R8.2) it is the pot, stakes and any carried pot (R8.5): a drop of 0.1
+    of the pot is a drop of 10 points in the chance of winning it. With ``payout = scale``
+    (R8.4) it is what the other players pay for the lowest win (a Paiute, 1 unit each). Never
+    below 1 chip.
+
+    >>> deal_stake(RuleSet(), 4, 4), deal_stake(RuleSet(payout="scale"), 3, 0)
+    (4.0, 50.0)
+    """
+    if rules.payout == "scale":
+        return float(max(1, rules.unit * (players - 1)))
+    return float(max(1, pot))
+
+
+def mark_for(loss: float, loss_low: float, stake: float) -> Mark | None:
+    """The mark of a decision that lost ``loss`` chips (low end of its interval ``loss_low``).
+
+    >>> mark_for(1.3, 0.9, 4.0), mark_for(0.5, 0.1, 4.0), mark_for(2.0, 0.0, 4.0)
+    (<Mark.BLUNDER: 'blunder'>, <Mark.INACCURACY: 'inaccuracy'>, None)
+    """
+    if not loss_low > 0:  # the interval reaches 0: not told apart from the best (noise)
+        return None
+    for mark, fraction in THRESHOLDS:
+        if loss >= fraction * stake:
+            return mark
+    return None
+
+
+def move_accuracy(loss: float, stake: float) -> float:
+    """Lichess's accuracy of one move from its drop in winning percentage (0 to 100).
+
+    >>> move_accuracy(0.0, 4.0), round(move_accuracy(1.0, 4.0), 1), move_accuracy(4.0, 4.0)
+    (100.0, 32.6, 0.0)
+    """
+    drop = min(100.0, max(0.0, 100.0 * loss / stake))
+    raw = 103.1668100711649 * math.exp(-0.04354415386753951 * drop) - 3.166924740191411 + 1.0
+    return min(100.0, max(0.0, raw))
+
+
+def accuracy_of(figures: Sequence[float]) -> float | None:
+    """A seat's accuracy: the mean of the arithmetic and harmonic means of its moves' figures
+    (each floored at 1 for the harmonic mean); None with no decision.
+
+    >>> accuracy_of([100.0, 100.0]), round(accuracy_of([100.0, 50.0]), 2), accuracy_of([])
+    (100.0, 70.83, None)
+    """
+    if not figures:
+        return None
+    arithmetic = math.fsum(figures) / len(figures)
+    harmonic = len(figures) / math.fsum(1.0 / max(1.0, figure) for figure in figures)
+    return (arithmetic + harmonic) / 2
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionPoint:
+    """A decision to review: where it is, what the seat saw (R9) and what it played."""
+
+    deal: int
+    action: int
+    observation: Observation
+    played: Action
+    stake: float
+
+    @property
+    def seat(self) -> int:
+        seat = self.observation.seat
+        assert seat is not None
+        return seat
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One reviewed decision (the ``--json`` line of ``paiute review``)."""
+
+    deal: int
+    action: int
+    seat: int
+    played: Action
+    best: Action
+    ev_played: float
+    ev_best: float
+    interval: tuple[float, float]  # ev_best's 95% interval
+    loss: float
+    loss_interval: tuple[float, float]  # the paired advantage's 95% interval
+    mark: Mark | None
+    stake: float
+
+    @property
+    def accuracy(self) -> float:
+        return move_accuracy(self.loss, self.stake)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "deal": self.deal,
+            "action": self.action,
+            "seat": self.seat,
+            "played": str(self.played),
+            "best": str(self.best),
+            "ev_played": _round(self.ev_played),
+            "ev_best": _round(self.ev_best),
+            "interval": [_round(self.interval[0]), _round(self.interval[1])],
+            "loss": _round(self.loss),
+            "mark": None if self.mark is None else self.mark.value,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """One seat's review: decisions, total expected loss, marks and accuracy."""
+
+    seat: int
+    decisions: int
+    loss: float
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+    accuracy: float | None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seat": self.seat,
+            "decisions": self.decisions,
+            "loss": _round(self.loss),
+            "inaccuracy": self.inaccuracies,
+            "mistake": self.mistakes,
+            "blunder": self.blunders,
+            "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """A record's review: every decision reviewed, in record order, and a summary per seat."""
+
+    decisions: tuple[Decision, ...]
+    summaries: tuple[SeatSummary, ...]
+    playouts: int
+    seed: int
+
+    def summary_json(self) -> dict[str, object]:
+        return {
+            "summary": [summary.to_json() for summary in self.summaries],
+            "playouts": self.playouts,
+            "seed": self.seed,
+        }
+
+    def json_lines(self) -> list[dict[str, object]]:
+        """One object per decision, then the summary (``paiute review --json``)."""
+        return [decision.to_json() for decision in self.decisions] + [self.summary_json()]
+
+
+#: Each mark's word for people (the JSON keeps the English value).
+MARK_WORDS = {
+    Mark.INACCURACY: N_("inaccuracy"),
+    Mark.MISTAKE: N_("mistake"),
+    Mark.BLUNDER: N_("blunder"),
+}
+
+
+def action_words(action: Action, tr: Translator) -> str:
+    """An action in the reader's language, short (a table cell of a review).
+
+    >>> from paiute.i18n import translator
+    >>> action_words(Action.parse("call 7h"), translator("en"))
+    'call, putting down 7♥'
+    """
+    kind = action.kind
+    if kind is ActionKind.DRAW_STOCK:
+        return tr.gettext(N_("draw stock"))
+    if kind is ActionKind.DRAW_DISCARD:
+        return tr.gettext(N_("draw discard"))
+    if action.card is None:
+        return tr.gettext(N_("call (six cards)"))
+    if kind is ActionKind.DISCARD:
+        return tr.gettext(N_("discard {card}"), card=action.card)
+    return tr.gettext(N_("call, putting down {card}"), card=action.card)
+
+
+def _round(value: float) -> float:
+    return round(value, 3) if math.isfinite(value) else value
+
+
+def decision_points(
+    record: Record, seats: Iterable[int] | None = None, deal: int | None = None
+) -> list[DecisionPoint]:
+    """Every decision of ``seats`` (default all) in ``deal`` (default all finished deals).
+
+    The record is stepped through the engine as :meth:`Record.replay` does (call that first: a
+    broken record raises here as there). A deal still in progress is not reviewed: its hidden
+    cards are not the reviewer's to show (R9.3), and its decisions are not finished.
+    """
+    players = len(record.players)
+    chosen = set(range(players)) if seats is None else set(seats)
+    for seat in chosen:
+        if not 0 <= seat < players:
+            raise ReviewError(N_("seat {seat} is not one of the {players} seats"), seat=seat, players=players)
+    if deal is not None and not 0 <= deal < len(record.deals):
+        raise ReviewError(
+            N_("deal {deal} is not one of the record's {n} deals"), deal=deal, n=len(record.deals)
+        )
+    match = Match(
+        record.rules,
+        record.players,
+        balances=record.balances,
+        pot=record.pot,
+        chance=RecordedChance(()),
+        dealer=record.deals[0].dealer if record.deals else None,
+    )
+    points: list[DecisionPoint] = []
+    for index, deal_record in enumerate(record.deals):
+        if deal is not None and index > deal:
+            break
+        state = match.start_deal(
+            deal_record.deck,
+            chance=RecordedChance(deal_record.rebuilds, deal=index),
+            commitment=deal_record.commitment,
+        )
+        stake = deal_stake(record.rules, players, state.pot)
+        found: list[DecisionPoint] = []
+        for position, action in enumerate(deal_record.actions):
+            seat = state.current_seat
+            if (deal is None or index == deal) and seat in chosen and not state.is_over:
+                observation = state.observation(seat)  # R9: only what the seat may see now
+                if len(observation.legal_actions) > 1:  # one legal action is no decision
+                    found.append(DecisionPoint(index, position, observation, action, stake))
+            match.apply(action)
+        if state.is_over:
+            points.extend(found)
+    return points
+
+
+def _decision_seed(seed: int, deal: int, action: int) -> int:
+    # From the review's seed and the decision's place only: the same in any order or process.
+    return random.Random(f"paiute-review:{seed}:{deal}:{action}").getrandbits(48)
+
+
+def review_point(
+    point: DecisionPoint, playouts: int = DEFAULT_PLAYOUTS, budget_ms: float | None = None, seed: int = 0
+) -> Decision:
+    """Review one decision from the seat's observation only (R9)."""
+    estimates = estimate_actions(
+        point.observation,
+        playouts=playouts,
+        budget_ms=budget_ms,
+        seed=_decision_seed(seed, point.deal, point.action),
+    )
+    best = estimates.best()
+    played = estimates.of(point.played)
+    if best.action == played.action:
+        loss, low, high = 0.0, 0.0, 0.0
+    else:
+        loss, low, high = estimates.advantage(best.action, played.action)
+        loss = max(0.0, loss)
+    return Decision(
+        deal=point.deal,
+        action=point.action,
+        seat=point.seat,
+        played=point.played,
+        best=best.action,
+        ev_played=played.mean,
+        ev_best=best.mean,
+        interval=(best.low, best.high),
+        loss=loss,
+        loss_interval=(low, high),
+        mark=mark_for(loss, low, point.stake),
+        stake=point.stake,
+    )
+
+
+def summarize(decisions: Sequence[Decision], seats: Iterable[int]) -> tuple[SeatSummary, ...]:
+    """A summary per seat, in seat order."""
+    summaries = []
+    for seat in sorted(set(seats)):
+        own = [decision for decision in decisions if decision.seat == seat]
+        marks = [decision.mark for decision in own]
+        summaries.append(
+            SeatSummary(
+                seat=seat,
+                decisions=len(own),
+                loss=math.fsum(decision.loss for decision in own),
+                inaccuracies=marks.count(Mark.INACCURACY),
+                mistakes=marks.count(Mark.MISTAKE),
+                blunders=marks.count(Mark.BLUNDER),
+                accuracy=accuracy_of([decision.accuracy for decision in own]),
+            )
+        )
+    return tuple(summaries)
+
+
+def _review_job(job: tuple[DecisionPoint, int, float | None, int]) -> Decision:
+    point, playouts, budget_ms, seed = job
+    return review_point(point, playouts, budget_ms, seed)
+
+
+def review_record(
+    record: Record,
+    *,
+    seats: Iterable[int] | None = None,
+    deal: int | None = None,
+    playouts: int = DEFAULT_PLAYOUTS,
+    budget_ms: float | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """Review the decisions of ``seats`` (default all) in ``deal`` (default every finished deal).
+
+    ``playouts`` determinizations per decision, or fewer where ``budget_ms`` (milliseconds per
+    decision) runs out first: with a time budget the figures depend on the machine's speed;
+    without one the review depends only on the record, the seed and ``playouts``. ``workers``
+    processes share the decisions (the results are the same for any number). ``progress`` is
+    called with (done, total) after each decision.
+    """
+    if playouts < 1:
+        raise ReviewError(N_("playouts must be at least 1, not {n}"), n=playouts)
+    chosen = list(range(len(record.players))) if seats is None else sorted(set(seats))
+    points = decision_points(record, chosen, deal)
+    jobs = [(point, playouts, budget_ms, seed) for point in points]
+    results: dict[int, Decision] = {}
+    if progress is not None:
+        progress(0, len(jobs))
+    if workers <= 1 or len(jobs) <= 1:
+        for index, job in enumerate(jobs):
+            results[index] = _review_job(job)
+            if progress is not None:
+                progress(len(results), len(jobs))
+    else:
+        for index, decision in parallel_map(_review_job, jobs, workers=workers):
+            results[index] = decision
+            if progress is not None:
+                progress(len(results), len(jobs))
+    decisions = tuple(results[index] for index in range(len(jobs)))
+    return Review(decisions, summarize(decisions, chosen), playouts, seed)

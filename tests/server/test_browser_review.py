@@ -1,0 +1,100 @@
+"""The review on the replay page of a finished deal, in a real browser (Debian's Chromium through
+Playwright) against a real ``paiute serve``: progress until ready, then each seat's marks, the
+better action at each step and the chart of expected chips (R9.3: after the deal nothing is
+hidden)."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Iterator
+
+import pytest
+from conftest_browser import Server, browser, run_server  # noqa: F401 - the fixtures this module uses
+from playwright.sync_api import Browser, expect
+from server_helpers import hurried
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose reviews are quick (few playouts: the page, not the estimate, is tested)."""
+    saved = os.environ.get("PAIUTE_REVIEW_PLAYOUTS")
+    os.environ["PAIUTE_REVIEW_PLAYOUTS"] = "6"
+    try:
+        with run_server(tmp_path_factory.mktemp("serve"), deal_pause=0.2) as running:
+            yield running
+    finally:
+        if saved is None:
+            os.environ.pop("PAIUTE_REVIEW_PLAYOUTS", None)
+        else:
+            os.environ["PAIUTE_REVIEW_PLAYOUTS"] = saved
+
+
+def play_one_deal(server: Server, rng: random.Random) -> str:
+    """Ana, choosing at random over the API (but calling whenever she may, so the deal ends),
+    and a greedy bot at a one-deal table, until the match closes."""
+    body = {"player_name": "Ana", "seats": 2, "max_deals": 1, "bots": "greedy"}
+    created = server.api("POST", "/api/tables", json=body)
+    table_id = created["table"]["id"]
+    tokens = {0: created["token"]}
+    server.api("POST", f"/api/tables/{table_id}/start", tokens[0], json={"id": "start"})
+    for _ in range(2000):
+        for seat, token in tokens.items():
+            view = server.api("GET", f"/api/tables/{table_id}/state", token)
+            if view["status"] == "closed":
+                return table_id
+            if view["status"] == "cut" and view["cutter"] == seat:
+                body = {"id": f"cut-{view['version']}", "position": rng.randrange(52)}
+                server.api("POST", f"/api/tables/{table_id}/cut", token, json=body)
+            elif view["status"] == "playing" and view["observation"]["legal_actions"]:
+                action = hurried(rng, view["observation"]["legal_actions"])
+                body = {"id": f"a-{view['version']}", "action": action, "expected_version": view["version"]}
+                server.api("POST", f"/api/tables/{table_id}/actions", token, json=body)
+        time.sleep(0.01)
+    raise AssertionError("the match did not end")
+
+
+def test_replay_page_shows_the_review_marks_better_actions_and_chart(
+    server: Server, browser: Browser
+) -> None:
+    table_id = play_one_deal(server, random.Random(12))
+    errors: list[str] = []
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(f"{server.url}/t/{table_id}/replay?deal=1")
+    expect(page.locator("#review-status")).to_contain_text("review", ignore_case=True, timeout=10_000)
+    # The page asks until the review is ready, then shows the chart: a line per seat.
+    expect(page.locator("#review-chart svg polyline")).to_have_count(2, timeout=120_000)
+    expect(page.locator("#review-status")).to_have_text("")
+    review = server.api("GET", f"/api/tables/{table_id}/deals/1/review")
+    assert review["status"] == "ready"
+    marked = [d for d in review["decisions"] if d["mark"]]
+    expect(page.locator("#review-summary li.review-seat")).to_have_count(2)
+    expect(page.locator("#review-summary .review-marks button")).to_have_count(len(marked))
+    expect(page.locator("#review-chart svg circle.mark-dot")).to_have_count(len(marked))
+    for summary in review["summary"]:
+        item = page.locator(f"#review-summary li[data-seat='{summary['seat']}']")
+        expect(item).to_contain_text(f"blunders: {summary['blunder']}")
+        expect(item).to_contain_text(f"mistakes: {summary['mistake']}")
+    # Random play leaves better actions: the step of one shows it, with its mark if it has one.
+    worse = [d for d in review["decisions"] if d["best"] != d["played"]]
+    assert worse
+    decision = max(worse, key=lambda d: d["loss"])
+    if decision["mark"]:
+        page.locator("#review-summary .review-marks button").nth(marked.index(decision)).click()
+    else:
+        page.keyboard.press("Home")
+        for _ in range(decision["action"] + 1):
+            page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-step")).to_contain_text(f"Step {decision['action'] + 1} of")
+    line = page.locator("#review-step .review-line")
+    expect(line).to_contain_text("better")
+    expect(line).to_have_attribute("data-mark", decision["mark"] or "none")
+    if decision["mark"]:
+        expect(line.locator(".mark")).to_have_text(decision["mark"])
+    page.keyboard.press("Home")
+    expect(page.locator("#review-step")).to_have_text("")
+    assert not errors
+    page.close()

@@ -1,0 +1,151 @@
+"""Game review (paiute.review): plain blunders are marked, good play is not, and the review of a
+seat never depends on a card that seat could not see (R9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from paiute.review import Mark, ReviewError, review_record
+from review_helpers import bot_record, cards_seen, played_record, redealt
+
+PLAYOUTS = 24
+
+
+def decision_at(record, seat, action, seed=0):
+    review = review_record(record, seats=[seat], playouts=PLAYOUTS, seed=seed)
+    (found,) = [d for d in review.decisions if d.action == action]
+    return found
+
+
+# Three seats, dealer 0. Seat 1 calls a Paiute on its first turn (R5.7); seat 2 then has its
+# last turn (R7.2) holding four eights and a drawn wild three (upcard 3h, R3.1): Five of a Kind.
+FIVE_OF_A_KIND = dict(
+    players=3,
+    dealer=0,
+    hands={1: "Jc Jd 7h 7s 4c", 2: "8c 8d 8h 8s Kd"},
+    upcard="3h",
+    stock="4d 3c",
+)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_r7_2_throwing_a_card_of_five_of_a_kind_in_the_last_round_is_a_blunder(seed):
+    record = played_record(**FIVE_OF_A_KIND, actions=["draw stock", "call", "draw stock", "discard 8c"])
+    decision = decision_at(record, 2, 3, seed)
+    assert decision.mark is Mark.BLUNDER
+    assert str(decision.best) == "call Kd"
+    assert decision.loss == pytest.approx(decision.ev_best - decision.ev_played)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_r7_2_calling_five_of_a_kind_in_the_last_round_is_not_marked(seed):
+    record = played_record(**FIVE_OF_A_KIND, actions=["draw stock", "call", "draw stock", "call Kd"])
+    decision = decision_at(record, 2, 3, seed)
+    assert decision.mark is None
+    assert decision.loss == 0
+
+
+# Two seats, dealer 0. Seat 1 holds three kings and a wild three and draws 2d.
+WILD = dict(players=2, dealer=0, hands={1: "3c Kc Kh Kd 9s"}, upcard="3h", stock="2d")
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_r3_1_putting_down_a_wild_card_for_nothing_is_a_blunder(seed):
+    record = played_record(**WILD, actions=["draw stock", "discard 3c"])
+    decision = decision_at(record, 1, 1, seed)
+    assert decision.mark is Mark.BLUNDER
+    assert str(decision.best) in {"discard 2d", "discard 9s"}
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_r3_1_keeping_the_wild_card_is_not_marked(seed):
+    record = played_record(**WILD, actions=["draw stock", "discard 2d"])
+    assert decision_at(record, 1, 1, seed).mark is None
+
+
+# Two seats, dealer 0. Seat 1 calls a Royal Flush (9d put down); the dealer, in its last turn
+# (R7.2), draws Jh to three wild threes and two queens: Five of a Kind queens (call Jh) beats it,
+# a Royal Flush (call Qd) only ties it (R8.3 split), a discard loses it (R8.1).
+DEALER = dict(
+    players=2, dealer=0, hands={1: "As Ks Qs Js 9d", 0: "3c 3d 3s Qh Qd"}, upcard="3h", stock="Ts Jh"
+)
+DEALER_START = ["draw stock", "call 9d", "draw stock"]
+
+
+def test_r7_3_not_calling_the_winning_combination_on_the_dealers_last_turn_is_a_blunder():
+    record = played_record(**DEALER, actions=[*DEALER_START, "discard Jh"])
+    decision = decision_at(record, 0, 3)
+    assert decision.mark is Mark.BLUNDER
+    assert str(decision.best) == "call Jh"
+    assert decision.loss == pytest.approx(2.0)  # the whole pot (R8.1)
+
+
+def test_r5_1_calling_a_lower_combination_than_the_cards_make_is_a_blunder():
+    record = played_record(**DEALER, actions=[*DEALER_START, "call Qd"])
+    decision = decision_at(record, 0, 3)
+    assert decision.mark is Mark.BLUNDER
+    assert str(decision.best) == "call Jh"
+    assert decision.loss == pytest.approx(1.0)  # half the pot: a tie splits it (R8.3)
+
+
+def test_r7_3_calling_the_winning_combination_on_the_dealers_last_turn_is_not_marked():
+    record = played_record(**DEALER, actions=[*DEALER_START, "call Jh"])
+    review = review_record(record, seats=[0], playouts=PLAYOUTS, seed=0)
+    assert [d.mark for d in review.decisions] == [None] * len(review.decisions)
+    assert review.summaries[0].accuracy == pytest.approx(100.0)
+
+
+def test_forced_moves_are_not_decisions():
+    # The first draw of a deal with an empty discard pile is forced (R2.7, R4.2).
+    record = played_record(**WILD, actions=["draw stock", "discard 2d"])
+    review = review_record(record, seats=[1], playouts=2, seed=0)
+    assert 0 not in {d.action for d in review.decisions if d.deal == 0}
+
+
+def test_expert_against_itself_makes_no_blunder():
+    record = bot_record(2, "ismcts:iterations=300,seed=5", seed=11)
+    review = review_record(record, playouts=PLAYOUTS, seed=0)
+    assert review.decisions
+    assert [d for d in review.decisions if d.mark is Mark.BLUNDER] == []
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_r9_review_does_not_depend_on_cards_the_seat_never_saw(seed):
+    record = bot_record(3, "greedy", seed=seed)
+    for seat in range(3):
+        other = redealt(record, seat, seed=seed + 100)
+        assert other.deals[0].deck != record.deals[0].deck
+        assert cards_seen(other, seat) == cards_seen(record, seat)
+        other.replay()  # still a valid record
+        first = review_record(record, seats=[seat], playouts=3, seed=7)
+        second = review_record(other, seats=[seat], playouts=3, seed=7)
+        assert first.json_lines() == second.json_lines()
+
+
+def test_review_is_the_same_with_two_workers():
+    record = bot_record(2, "greedy", seed=4)
+    one = review_record(record, playouts=2, seed=1)
+    two = review_record(record, playouts=2, seed=1, workers=2)
+    assert one.json_lines() == two.json_lines()
+
+
+def test_unknown_seat_or_deal_is_refused():
+    record = bot_record(2, "greedy", seed=4)
+    with pytest.raises(ReviewError):
+        review_record(record, seats=[2])
+    with pytest.raises(ReviewError):
+        review_record(record, deal=1)
+
+
+def test_review_is_below_the_interfaces():
+    # Layer "analysis": it may use the players, never the command line, terminal or server.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, paiute.review; "
+        "bad = sorted(m for m in sys.modules if m.startswith(('paiute.cli', 'paiute.tui', 'paiute.server', 'paiute.envs'))); "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -1,0 +1,116 @@
+"""``paiute review``: the --json lines, the table, and records refused as paiute replay refuses them."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import CONFORMANCE
+from paiute.cli.main import main
+from review_helpers import played_record
+
+RECORDS = CONFORMANCE / "records"
+WILD = dict(players=2, dealer=0, hands={1: "3c Kc Kh Kd 9s"}, upcard="3h", stock="2d")
+KEYS = ["deal", "action", "seat", "played", "best", "ev_played", "ev_best", "interval", "loss", "mark"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str | None = None) -> tuple[int, str, str]:
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8")
+    try:
+        status = main(list(argv))
+    finally:
+        sys.stdin = sys.__stdin__
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.fixture(scope="module")
+def wild_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("review") / "wild.json"
+    path.write_text(played_record(**WILD, actions=["draw stock", "discard 3c"]).dumps())
+    return path
+
+
+def test_json_one_line_per_decision_then_a_summary(capsys, wild_record):
+    status, out, _ = run(capsys, "review", str(wild_record), "--json", "--playouts", "16", "--workers", "1")
+    assert status == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    *decisions, summary = lines
+    assert decisions
+    for line in decisions:
+        assert list(line) == KEYS
+        assert line["mark"] in (None, "inaccuracy", "mistake", "blunder")
+        assert len(line["interval"]) == 2
+        assert line["loss"] >= 0
+    first = next(line for line in decisions if line["seat"] == 1)
+    assert first["deal"] == 0
+    assert first["action"] == 1  # numbered as in the record: the forced first draw is action 0
+    assert first["played"] == "discard 3c"
+    assert first["mark"] == "blunder"
+    assert [entry["seat"] for entry in summary["summary"]] == [0, 1]
+    assert set(summary["summary"][1]) == {
+        "seat",
+        "decisions",
+        "loss",
+        "inaccuracy",
+        "mistake",
+        "blunder",
+        "accuracy",
+    }
+
+
+def test_seat_deal_seed_and_stdin(capsys, wild_record):
+    text = wild_record.read_text()
+    args = ["review", "-", "--json", "--seat", "1", "--deal", "0", "--playouts", "4", "--seed", "3"]
+    status, out, _ = run(capsys, *args, "--workers", "1", stdin=text)
+    assert status == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert {line["seat"] for line in lines[:-1]} == {1}
+    again = run(capsys, *args, "--workers", "2", stdin=text)[1]
+    assert again == out  # the same review in one process or two
+
+
+def test_human_table_shows_the_mark(capsys, wild_record):
+    status, out, _ = run(
+        capsys, "review", str(wild_record), "--seat", "1", "--playouts", "16", "--workers", "1"
+    )
+    assert status == 0
+    assert "blunder" in out
+    assert "accuracy" in out
+
+
+def _refusals() -> list[Path]:
+    return [*sorted(RECORDS.glob("bad_*.json"))[::4], RECORDS / "missing.json"]
+
+
+@pytest.mark.parametrize("path", _refusals(), ids=lambda path: path.name)
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_bad_record_is_refused_as_replay_refuses_it(capsys, path, as_json):
+    flags = ["--json"] if as_json else []
+    replay = run(capsys, "replay", str(path), *flags)
+    review = run(capsys, "review", str(path), *flags)
+    assert replay[0] == 1
+    assert review == replay
+    assert len(review[1].splitlines()) == 1
+
+
+def test_not_json_on_stdin_is_refused_as_replay_refuses_it(capsys):
+    assert run(capsys, "review", "-", stdin="{nope") == run(capsys, "replay", "-", stdin="{nope")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--seat", "7"], ["--deal", "3"], ["--playouts", "0"], ["--seat", "1", "--all"], ["--budget", "-5"]],
+)
+def test_usage_errors_exit_2(capsys, wild_record, argv):
+    try:
+        status = run(capsys, "review", str(wild_record), *argv)[0]
+    except SystemExit as exit_:  # argparse's own usage errors
+        status = exit_.code
+    assert status == 2
+    assert "Traceback" not in capsys.readouterr().err
