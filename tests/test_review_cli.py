@@ -94,8 +94,10 @@ def test_a_bad_record_is_refused_as_replay_refuses_it(capsys, path, as_json):
     flags = ["--json"] if as_json else []
     replay = run(capsys, "replay", str(path), *flags)
     review = run(capsys, "review", str(path), *flags)
-    assert replay[0] == 1
-    assert review == replay
+    # A missing file is a usage error (2, issue 15 point 17), a bad record an invalid one (1).
+    assert replay[0] == (2 if path.name == "missing.json" else 1)
+    status, out, err = review
+    assert (status, out, err.replace("paiute review:", "paiute replay:")) == replay
     assert len(review[1].splitlines()) == 1
 
 
