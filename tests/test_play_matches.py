@@ -121,3 +121,18 @@ def test_list_with_no_matches(capsys: pytest.CaptureFixture[str], tmp_path: Path
     status, out, _ = run(capsys, "play", "--list", "--data-dir", str(tmp_path))
     assert status == 0
     assert out.startswith("no saved matches in ")
+
+
+def test_plain_mode_says_a_new_match_is_saved_from_the_first_move(tmp_path: Path) -> None:
+    # Issue 15 point 10: a new match is written at the first person's move, so plain mode does
+    # not claim a file that does not exist yet.
+    from paiute.rules import RuleSet
+    from paiute.tui.plain import PlainUI
+    from paiute.tui.session import PlayConfig, SeatSpec, Session
+
+    config = PlayConfig(RuleSet(), (SeatSpec("You"), SeatSpec("Bot", "random")), seed=1)
+    session = Session.new(config, tmp_path)
+    out = io.StringIO()
+    PlainUI(session, io.StringIO("q\n"), out).run()
+    assert "from your first move" in out.getvalue()
+    assert not list(tmp_path.rglob("*.json"))

@@ -182,8 +182,12 @@ class PlainUI:
         else:
             self.say(tr.gettext(N_("Paiute: {people} against nobody."), people=people))
         self.say(tr.gettext(N_("Type ? for the commands, rules for the rules.")))
-        if session.path is not None:
-            self.say(tr.gettext(N_("This match is saved to {path}"), path=str(session.path)))
+        if session.saved_path is not None:
+            self.say(tr.gettext(N_("This match is saved to {path}"), path=str(session.saved_path)))
+        elif session.path is not None:  # a new match is written at its first person's move
+            self.say(
+                tr.gettext(N_("This match is saved to {path} from your first move"), path=str(session.path))
+            )
         if session.deal is not None:
             self.say(tr.gettext(N_("Resuming deal {n}."), n=session.deal_number))
             self._narrated = 0
