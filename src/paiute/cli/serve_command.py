@@ -292,8 +292,9 @@ def run(args: argparse.Namespace) -> int:
         address_rate=address_rate,
         address_burst=10 * address_rate,
         open_tables=args.max_tables_per_address,
-        # As many new tables a minute as may be open at once: one cap to raise, not two.
-        tables_per_minute=args.max_tables_per_address,
+        # New tables a minute: 10, or as many as may be open at once where that is more (one cap
+        # to raise, not two).
+        tables_per_minute=max(10, args.max_tables_per_address),
         seats_per_address=args.max_seats_per_address,
         header_seconds=args.header_timeout,
         body_seconds=args.header_timeout,
