@@ -43,7 +43,7 @@ def test_lobby_follows_accept_language(server: Server, browser: Browser) -> None
     errors: list[str] = []
     page = _page(browser, errors, locale="bn-BD")
     page.goto(server.url + "/")
-    page.wait_for_function("document.getElementById('create-heading').textContent.length > 0")
+    page.wait_for_function("() => document.getElementById('create-heading').textContent.length > 0")
     assert page.get_attribute("html", "lang") == "bn"
     assert page.inner_text("#create-heading") == _message("bn", "lobby.create.heading")
     # Bengali digits for people; the form's values stay machine numbers.
@@ -58,11 +58,11 @@ def test_switcher_changes_the_language_and_it_is_remembered(server: Server, brow
     errors: list[str] = []
     page = _page(browser, errors)
     page.goto(server.url + "/")
-    page.wait_for_function("document.getElementById('create-heading').textContent.length > 0")
+    page.wait_for_function("() => document.getElementById('create-heading').textContent.length > 0")
     assert page.inner_text("#create-heading") == "New table"
     page.select_option("#lang-switch", "ro")
-    page.wait_for_function("document.documentElement.lang === 'ro'")
-    page.wait_for_function("document.getElementById('create-heading').textContent === 'Masă nouă'")
+    page.wait_for_function("() => document.documentElement.lang === 'ro'")
+    page.wait_for_function("() => document.getElementById('create-heading').textContent === 'Masă nouă'")
     assert page.evaluate("localStorage.getItem('paiute.lang')") == "ro"
     assert any(c["name"] == "paiute_lang" and c["value"] == "ro" for c in page.context.cookies())
 
@@ -78,13 +78,13 @@ def test_switcher_changes_the_language_and_it_is_remembered(server: Server, brow
     # The cookie lost but localStorage kept: the page restores the choice by itself.
     page.context.clear_cookies()
     page.goto(server.url + "/")
-    page.wait_for_function("document.getElementById('create-heading').textContent === 'Masă nouă'")
+    page.wait_for_function("() => document.getElementById('create-heading').textContent === 'Masă nouă'")
     assert any(c["name"] == "paiute_lang" and c["value"] == "ro" for c in page.context.cookies())
 
     page.select_option("#lang-switch", "so")
-    page.wait_for_function("document.documentElement.lang === 'so'")
+    page.wait_for_function("() => document.documentElement.lang === 'so'")
     page.wait_for_function(
-        f"document.getElementById('create-heading').textContent === {_message('so', 'lobby.create.heading')!r}"
+        f"() => document.getElementById('create-heading').textContent === {_message('so', 'lobby.create.heading')!r}"
     )
     page.context.close()
     assert errors == []
@@ -104,7 +104,7 @@ def test_table_page_in_bengali_plays_with_bengali_digits_and_machine_fields_unch
     ana.wait_ready()
     page.click("#start-button")
     page.wait_for_function(
-        "['playing','cut'].includes(document.getElementById('app').dataset.status)", timeout=10_000
+        "() => ['playing','cut'].includes(document.getElementById('app').dataset.status)", timeout=10_000
     )
     # Numbers for people are in Bengali digits (the bots' names are names: "Greedy 2").
     page.wait_for_selector("#seats li")
