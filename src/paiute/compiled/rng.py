@@ -9,7 +9,7 @@ import numpy as np
 
 from paiute.compiled._jit import inline
 
-__all__ = ["below", "seed_deal"]
+__all__ = ["below", "seed_deal", "uniform"]
 
 
 @inline
@@ -67,3 +67,9 @@ def below(rng: np.ndarray[Any, Any], d: int, n: int) -> int:
             m = (_next(rng, d) >> np.uint64(32)) * bound
             low = m & np.uint64(0xFFFFFFFF)
     return int(m >> np.uint64(32))
+
+
+@inline
+def uniform(rng: np.ndarray[Any, Any], d: int) -> float:
+    """A uniform float in [0, 1) with 53 random bits."""
+    return float(_next(rng, d) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
