@@ -89,23 +89,42 @@ def _chance(lacking: int, outs: int) -> float:
 
 @inline
 def hand_score(
-    key: int, bits: int, live: Any, live_wild: int, window_hits: Any, weights: Any, paiute: bool
+    key: int,
+    bits: int,
+    held: Any,
+    count: int,
+    skip: int,
+    wild: int,
+    live: Any,
+    live_wild: int,
+    window_hits: Any,
+    weights: Any,
+    paiute: bool,
 ) -> float:
-    """How promising five cards are (rank key ``key``, suit bits ``bits``), see the module."""
+    """How promising five cards are, see the module: ``held[:count]`` less the card ``skip``
+    (-1 for none), whose rank key is ``key`` and suit bits ``bits``."""
     w = key >> WILD_SHIFT
     c1 = c2 = c3 = 0
     r1 = r2 = r3 = 0
-    for rank in range(12, -1, -1):
-        count = (key >> (3 * rank)) & 7
-        if count > c1:
+    # The three largest rank counts (the higher rank first among equals), from the cards
+    # themselves: five or six of them, rather than thirteen ranks.
+    for i in range(count):
+        card = int(held[i])
+        if card == skip or (wild >> card) & 1:
+            continue
+        rank = card >> 2
+        if (c1 and rank == r1) or (c2 and rank == r2) or (c3 and rank == r3):
+            continue
+        n = (key >> (3 * rank)) & 7
+        if n > c1 or (n == c1 and rank > r1):
             c3, r3 = c2, r2
             c2, r2 = c1, r1
-            c1, r1 = count, rank
-        elif count > c2:
+            c1, r1 = n, rank
+        elif n > c2 or (n == c2 and rank > r2):
             c3, r3 = c2, r2
-            c2, r2 = count, rank
-        elif count > c3:
-            c3, r3 = count, rank
+            c2, r2 = n, rank
+        elif n > c3 or (n == c3 and rank > r3):
+            c3, r3 = n, rank
     lw = live_wild if live_wild > 0 else 0
     l1 = live[r1] if c1 else 0
     l2 = live[r2] if c2 else 0
@@ -143,7 +162,7 @@ def hand_score(
                 best = hits
     if best:
         score += weights[4] * _chance(5 - best - w, 2 + lw)
-    return score + 0.0001 * (r1 + 2)
+    return float(score + 0.0001 * (r1 + 2))
 
 
 @inline
@@ -178,14 +197,18 @@ def _live_counts(s: Any, d: int, seat: int, live: Any) -> int:
     the wild cards likewise (what the seat can count from what it sees, R9)."""
     wild = s.wild[d]
     wilds = 0
-    for card in range(54):
-        if (wild >> card) & 1:
-            wilds += 1
     for rank in range(13):
         live[rank] = 4
-    for card in range(52):
-        if (wild >> card) & 1:
+    bits = wild
+    while bits:  # the few wild cards, one set bit at a time
+        low = bits & -bits
+        card = 0
+        while (low >> card) != 1:
+            card += 1
+        wilds += 1
+        if card < 52:
             live[card >> 2] -= 1
+        bits ^= low
     for i in range(s.discard_len[d]):
         card = int(s.discard[d, i])
         if (wild >> card) & 1:
@@ -234,6 +257,10 @@ def _best_keep(
             score = hand_score(
                 key - card_key(wild, card),
                 bits & ~card_bits(wild, card),
+                held,
+                count,
+                card,
+                wild,
                 live,
                 live_wild,
                 window_hits,
@@ -277,6 +304,15 @@ def policy_action(
             return 0
         if s.stock_len[d] == 0 and s.rebuilds[d] >= p[P_MAX_REBUILDS]:
             return 1  # R4.7: the stock would end the deal dead
+        if not (wild >> top) & 1 and top < 52:
+            # A natural top that neither pairs a rank held nor lies within a straight-flush
+            # reach (four ranks) of two cards of its suit cannot beat the hand: the stock.
+            rank = top >> 2
+            if not (s.hand_key[d, seat] >> (3 * rank)) & 7:
+                lane = (s.hand_bits[d, seat] >> (LANE * (top & 3))) & SUIT_MASK
+                near = lane & (((1 << 9) - 1) << rank >> 4)
+                if (near & (near - 1)) == 0:  # fewer than two
+                    return 0
         live_wild = _live_counts(s, d, seat, live)
         for i in range(s.hand_len[d, seat]):
             held[i] = s.hands[d, seat, i]
@@ -285,7 +321,17 @@ def policy_action(
             s, d, seat, key, bits, held, s.hand_len[d, seat] + 1, top, live, live_wild, ptables, paiute
         )
         stock_score = hand_score(
-            s.hand_key[d, seat], s.hand_bits[d, seat], live, live_wild, ptables[0], ptables[1], paiute
+            s.hand_key[d, seat],
+            s.hand_bits[d, seat],
+            held,
+            s.hand_len[d, seat],
+            -1,
+            wild,
+            live,
+            live_wild,
+            ptables[0],
+            ptables[1],
+            paiute,
         )
         return 1 if TAKE_FACTOR * taken_score > stock_score else 0
     call = _best_call(s, tables, d, seat, n, scratch)

@@ -322,9 +322,9 @@ def inference_weights(
     for seat in range(players):
         if seat == observation.seat:
             continue
-        for card in range(52):
-            if card not in wild:
-                weights[seat, card] = factor[seat, card // 4]
+        for index in range(52):
+            if index not in wild:
+                weights[seat, index] = factor[seat, index // 4]
     return weights
 
 
@@ -386,7 +386,9 @@ class Position:
         template.best[0] = 0 if observation.highest_call is None else observation.highest_call.code
         need = np.zeros(MAX_SEATS, dtype=np.int64)
         for other in range(players):
-            cards = observation.hand if other == seat else observation.known_cards[other]
+            cards = sorted(
+                observation.hand if other == seat else observation.known_cards[other]
+            )  # as the core keeps them
             for j, card in enumerate(cards):
                 template.hands[0, other, j] = int(card)
             template.hand_len[0, other] = len(cards)
