@@ -28,7 +28,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paiute import CARDS, Action, CallMade, Card, Deal, Evaluator, IllegalActionError, Outcome, RuleSet, Value
-from paiute.envs import batch_kernels
+from paiute.compiled import state
+from paiute.compiled.settle import finish_deal
 from paiute.envs.batch_sim import (
     DEAD,
     OVER,
@@ -442,14 +443,14 @@ def test_r8_settlement_equals_the_engine(
         data.draw(st.lists(st.sampled_from(SAMPLE_CODES[:3]), min_size=len(seats), max_size=len(seats)))
     )
     firsts = data.draw(st.lists(st.booleans(), min_size=len(seats), max_size=len(seats)))
-    batch = batch_kernels.new_batch(1, 0, 0)
+    batch = state.new_batch(1, 0, 0)
     batch.dealer[0] = dealer
     batch.n_calls[0] = len(seats)
     for i, (seat, code, first) in enumerate(zip(seats, codes, firsts, strict=True)):
         batch.call_seat[0, i] = seat
         batch.call_code[0, i] = code
         batch.call_first[0, i] = first
-    batch_kernels.finish_deal(batch, rule_params(rules, players), 0, dead)
+    finish_deal(batch, rule_params(rules, players), 0, dead)
     # R8.1, R8.3 written out: the best calls win; with first_call only the first of them
     calls = tuple(
         CallMade(seat, (), None, Value.from_code(code, royal_high=royal_high), first)  # type: ignore[arg-type]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import inspect
 
 import numpy as np
-import pytest
 
 from paiute.actions import ACTIONS, Action
 from paiute.envs.batch_sim import BatchSimulator, rule_params, run_parallel
@@ -156,16 +155,9 @@ def eager_policy(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
     return np.where(calls, masks[:, 56:].argmax(axis=1) + 56, masks.argmax(axis=1))
 
 
-@pytest.mark.xfail(strict=True, reason="kernel change pending merge")
 def test_r7_2_the_batch_kernels_play_out_the_last_round_after_a_call() -> None:
-    """The kernels cut a deal after max_turns turns even after a call. The change needed in
-    paiute/envs/batch_kernels.py (``_end_turn``):
-
-        if s.n_calls[d] == 0 and s.turns[d] >= p[P_MAX_TURNS]:  # the R4.7 hole: cut, no call yet
-
-    and, in ``run_random``, room for the last round in the logs:
-    ``action_need = 2 * (p[P_MAX_TURNS] + p[P_PLAYERS]) + 2`` (batch_sim.py's capacities
-    already leave it)."""
+    """The compiled rules (paiute.compiled.rules ``_end_turn``) cut a deal after max_turns
+    turns only while nobody has called: after a call the last round is played out (R7.2)."""
     result = BatchSimulator(GAMERULES, 2, batch_size=512, seed=3, max_turns=1).run(2048, eager_policy)
     called = result.call_count > 0
     assert called.any()  # the sample holds deals with a call on the last turn before the cut

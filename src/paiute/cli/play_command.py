@@ -20,7 +20,7 @@ from paiute.cli.common import (
 )
 from paiute.errors import N_, IllegalActionError, InputError, PaiuteError, RecordError
 from paiute.i18n import Translator, translator
-from paiute.players import make_player, parse_spec
+from paiute.players import DEFAULT_LEVEL, make_player, parse_spec
 from paiute.record import MAX_NAME
 from paiute.rules import RuleSet
 from paiute.tui.session import (
@@ -98,8 +98,8 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         metavar=_(N_("SPEC,...")),
         help=_(
             N_(
-                "the bots, a comma list of player specs repeated to fill the seats "
-                "(random, greedy, mc, ismcts, e.g. ismcts:ms=200; default greedy,greedy)"
+                "the bots, a comma list repeated to fill the seats: levels easy, medium, hard, "
+                "expert (default medium) or player specs such as greedy or pimc:ms=100"
             )
         ),
     )
@@ -211,7 +211,7 @@ def build_config(args: argparse.Namespace) -> PlayConfig:
         # heads-up game by surprise; --players 2 asks for one).
         bot_seats = max(DEFAULT_SEATS, humans + len(specs)) - humans
     if bot_seats and not specs:
-        specs = ["greedy"]
+        specs = [DEFAULT_LEVEL]  # the level interfaces offer first (medium)
     if len(specs) > bot_seats:
         raise PaiuteError(
             N_("--bots names {bots} bots but only {seats} seats are left for bots"),

@@ -1,7 +1,7 @@
 """A batch simulator: thousands of deals at once on arrays, with the engine's rules (R2-R8).
 
 :class:`BatchSimulator` plays whole deals of Paiute on NumPy arrays with Numba kernels
-(:mod:`paiute.envs.batch_kernels`), either uniformly at random over the legal actions (the
+(the compiled rules core :mod:`paiute.compiled`, driven by :mod:`paiute.envs.batch_kernels`), either uniformly at random over the legal actions (the
 whole deal inside one compiled loop) or with a *masked policy* that sees every running deal's
 observation and legal-action mask at once and returns one action per deal. The rules are the
 engine's, every option of :data:`paiute.rules.OPTIONS` included: a deal simulated here and
@@ -45,7 +45,6 @@ in ``tests/envs/test_truncation.py`` (an expected failure until it is merged).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -57,11 +56,14 @@ from paiute.actions import Action
 from paiute.cards import CARDS, Card
 from paiute.chance import RecordedChance
 from paiute.combos import Value
+from paiute.compiled import state
+from paiute.compiled import tables as core_tables
+from paiute.compiled.state import rule_params
+from paiute.compiled.tables import rank_table, straight_flush_tables
 from paiute.deal import Deal
 from paiute.envs import batch_kernels as kernels
 from paiute.envs.encoding import COUNT_SCALE, Field, ObservationEncoder
 from paiute.errors import IllegalActionError, PaiuteError, ParseError
-from paiute.evaluator import STRAIGHT_FLUSH_WINDOWS, rank_codes
 from paiute.parallel import default_workers, parallel_map
 from paiute.rules import DEFAULT_MAX_TURNS, RuleSet
 
@@ -84,11 +86,11 @@ __all__ = [
 ]
 
 #: Status of a finished deal: it ended with winners (R7.1, R7.3).
-OVER = kernels.OVER
+OVER = state.OVER
 #: Status: a dead deal (R4.7), no winner.
-DEAD = kernels.DEAD
+DEAD = state.DEAD
 #: Status: stopped after ``max_turns`` turns without ending (the R4.7 hole).
-TRUNCATED = kernels.TRUNCATED
+TRUNCATED = state.TRUNCATED
 STATUS_NAMES = {OVER: "over", DEAD: "dead", TRUNCATED: "truncated"}
 
 #: A masked policy: ``policy(observations, masks) -> actions``, one action id per deal
@@ -97,23 +99,20 @@ STATUS_NAMES = {OVER: "over", DEAD: "dead", TRUNCATED: "truncated"}
 #: ended are ignored).
 Policy = Callable[[npt.NDArray[np.int8], npt.NDArray[np.bool_]], npt.ArrayLike]
 
-_FLUSH_WILDS = 8  # straight-flush tables cover 0..7 wild cards
-_HASH_BITS = 14  # 16,384 slots for the ~3,400 rank keys that make a combination
-_RANK_UNIT = [1 << (3 * rank) for rank in range(13)]
 
 # Why the step API refused an action: rule and words.
 _REASONS: dict[int, tuple[str, str]] = {
-    kernels.ILLEGAL_OVER: ("R7.3", "the deal is over"),
-    kernels.ILLEGAL_DRAW_FIRST: ("R4.2", "the seat must draw first"),
-    kernels.ILLEGAL_DRAWN: ("R4.2", "the seat has drawn this turn: discard or call"),
-    kernels.ILLEGAL_STOCK: ("R4.6", "the stock is empty and no rebuild is possible"),
-    kernels.ILLEGAL_DISCARD_EMPTY: ("R4.2", "the discard pile is empty: draw from the stock"),
-    kernels.ILLEGAL_NOT_HELD: ("R4.2", "the seat does not hold that card"),
-    kernels.ILLEGAL_TAKEN: ("R4.3", "the card taken from the discard pile may not leave the hand this turn"),
-    kernels.ILLEGAL_NO_FIVE: ("R6.2", "the other five cards make no five-card combination"),
-    kernels.ILLEGAL_NO_SIX: ("R6.3", "the six cards make no six-card combination"),
-    kernels.ILLEGAL_PAIUTE: ("R5.7", "a Paiute may be called only on the caller's first turn"),
-    kernels.ILLEGAL_BELOW: ("R6.4", "the call does not equal or beat the highest call"),
+    state.ILLEGAL_OVER: ("R7.3", "the deal is over"),
+    state.ILLEGAL_DRAW_FIRST: ("R4.2", "the seat must draw first"),
+    state.ILLEGAL_DRAWN: ("R4.2", "the seat has drawn this turn: discard or call"),
+    state.ILLEGAL_STOCK: ("R4.6", "the stock is empty and no rebuild is possible"),
+    state.ILLEGAL_DISCARD_EMPTY: ("R4.2", "the discard pile is empty: draw from the stock"),
+    state.ILLEGAL_NOT_HELD: ("R4.2", "the seat does not hold that card"),
+    state.ILLEGAL_TAKEN: ("R4.3", "the card taken from the discard pile may not leave the hand this turn"),
+    state.ILLEGAL_NO_FIVE: ("R6.2", "the other five cards make no five-card combination"),
+    state.ILLEGAL_NO_SIX: ("R6.3", "the six cards make no six-card combination"),
+    state.ILLEGAL_PAIUTE: ("R5.7", "a Paiute may be called only on the caller's first turn"),
+    state.ILLEGAL_BELOW: ("R6.4", "the call does not equal or beat the highest call"),
 }
 
 
@@ -135,118 +134,6 @@ def compile_kernels() -> None:
 # -- the evaluator's tables as arrays ----------------------------------------------------------
 
 
-@functools.cache
-def rank_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int32], int]:
-    """The evaluator's rank-based codes as an open-addressed hash table for the kernels.
-
-    Returns ``(keys, six, five_of_six, bits)``: ``1 << bits`` slots; a slot holds a six-card
-    rank key (:mod:`paiute.evaluator`'s encoding: 3 bits of count per rank, the wild count
-    from bit 39) or 0 for empty, and the two codes :func:`paiute.evaluator.rank_codes` gives
-    for it (R5.4-R5.6 with all six cards; Five of a Kind in five of them). Only keys with a
-    combination are stored; they have at most three distinct natural ranks (a Paiute has
-    three, the other rank-based combinations fewer), so those are all the keys asked about.
-    """
-    keys: list[int] = []
-    six_codes: list[int] = []
-    five_codes: list[int] = []
-    for wild in range(7):
-        naturals = 6 - wild
-        for counts in _rank_counts(naturals):
-            six, five = rank_codes(counts, wild)
-            if six or five:
-                keys.append(sum(c * u for c, u in zip(counts, _RANK_UNIT, strict=True)) + (wild << 39))
-                six_codes.append(six)
-                five_codes.append(five)
-    key_array = np.array(keys, dtype=np.int64)
-    size = 1 << _HASH_BITS
-    slots = np.zeros(key_array.size, dtype=np.int64)
-    kernels.build_hash(key_array, _HASH_BITS, np.zeros(size, dtype=np.bool_), slots)
-    table_keys = np.zeros(size, dtype=np.int64)
-    table_six = np.zeros(size, dtype=np.int32)
-    table_five = np.zeros(size, dtype=np.int32)
-    table_keys[slots] = key_array
-    table_six[slots] = six_codes
-    table_five[slots] = five_codes
-    return table_keys, table_six, table_five, _HASH_BITS
-
-
-def _rank_counts(total: int) -> Iterator[list[int]]:
-    """Every count vector over the 13 ranks with at most three ranks used, at most four
-    cards a rank, summing to ``total``."""
-    if total == 0:
-        yield [0] * 13
-        return
-    for used in range(1, 4):
-        for ranks in _subsets(range(13), used):
-            for split in _compositions(total, used):
-                if max(split) <= 4:
-                    counts = [0] * 13
-                    for rank, count in zip(ranks, split, strict=True):
-                        counts[rank] = count
-                    yield counts
-
-
-def _subsets(items: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
-    if size == 0:
-        yield ()
-        return
-    for index, item in enumerate(items):
-        for rest in _subsets(items[index + 1 :], size - 1):
-            yield (item, *rest)
-
-
-def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
-    """Ways to write ``total`` as ``parts`` positive whole numbers, in order."""
-    if parts == 1:
-        yield (total,)
-        return
-    for first in range(1, total - parts + 2):
-        for rest in _compositions(total - first, parts - 1):
-            yield (first, *rest)
-
-
-@functools.cache
-def straight_flush_tables(royal_high: bool) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
-    """R5.2/R5.3 as two tables indexed by ``wild << 13 | suit_mask`` (one suit's naturals as a
-    13-bit rank mask, ``wild`` wild cards, 0..7): the best straight flush among any five of
-    six cards (0 for an empty mask, which the evaluator never looks up), and of exactly five
-    shown cards (every natural inside the window, naturals and wilds five in all)."""
-    royal = (7 if royal_high else 5) << 12
-    masks = np.arange(1 << 13, dtype=np.int64)
-    popcount = np.zeros(masks.size, dtype=np.int64)
-    for bit in range(13):
-        popcount += (masks >> bit) & 1
-    any_five = np.zeros((_FLUSH_WILDS, masks.size), dtype=np.int32)
-    exact = np.zeros((_FLUSH_WILDS, masks.size), dtype=np.int32)
-    for wild in range(_FLUSH_WILDS):
-        done_any = np.zeros(masks.size, dtype=np.bool_)
-        done_exact = np.zeros(masks.size, dtype=np.bool_)
-        for top, window in STRAIGHT_FLUSH_WINDOWS:  # best first
-            code = royal if top == 14 else 4 << 12 | top << 8
-            hits = popcount[masks & window]
-            made = ~done_any & (hits + wild >= 5)
-            any_five[wild, made] = code
-            done_any |= made
-            made = ~done_exact & ((masks & ~window) == 0) & (hits + wild == 5)
-            exact[wild, made] = code
-            done_exact |= made
-        any_five[wild, 0] = 0
-    return any_five.ravel(), exact.ravel()
-
-
-def _tables(royal_high: bool) -> tuple[Any, ...]:
-    keys, six, five, bits = rank_table()
-    any_five, exact = straight_flush_tables(royal_high)
-    return (keys, six, five, bits, any_five, exact)
-
-
-def _wild_mask(wild_cards: Sequence[Card] | frozenset[Card]) -> int:
-    mask = 0
-    for card in wild_cards:
-        mask |= 1 << int(card)
-    return mask
-
-
 def evaluate_holdings(
     holdings: npt.ArrayLike, wild_cards: Sequence[Card] | frozenset[Card], *, royal_high: bool = False
 ) -> npt.NDArray[np.int64]:
@@ -258,7 +145,7 @@ def evaluate_holdings(
     if array.ndim != 2 or array.shape[1] != 6 or (array.size and (array.min() < 0 or array.max() > 53)):
         raise PaiuteError(f"holdings must be an (N, 6) array of card ids 0..53, not shape {array.shape}")
     out = np.zeros((array.shape[0], 9), dtype=np.int64)
-    kernels.evaluate_rows(_tables(royal_high), _wild_mask(wild_cards), array, out)
+    core_tables.evaluate_rows(core_tables.tables(royal_high), core_tables.wild_mask(wild_cards), array, out)
     return out
 
 
@@ -532,39 +419,6 @@ _ARRAY_FIELDS = (
 # -- the simulator --------------------------------------------------------------------------
 
 
-def rule_params(
-    rules: RuleSet,
-    players: int,
-    *,
-    dealer: int | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    record: bool = False,
-) -> npt.NDArray[np.int64]:
-    """The rules as the kernels read them: an int64 array indexed by the ``P_*`` constants of
-    :mod:`paiute.envs.batch_kernels`. Chips are 64-bit integers there: a stake or unit so
-    large that a payout could overflow them is refused."""
-    if max(rules.stake, rules.unit * 10) * kernels.MAX_SEATS >= 1 << 62:
-        raise PaiuteError(f"stake {rules.stake} or unit {rules.unit} is too large for 64-bit chip counts")
-    p = np.zeros(kernels.P_SIZE, dtype=np.int64)
-    p[kernels.P_PLAYERS] = players
-    p[kernels.P_JOKERS] = rules.jokers
-    p[kernels.P_UNDER] = rules.upcard_under_stock
-    p[kernels.P_OPEN] = rules.open_discard
-    p[kernels.P_OPPOSITE] = rules.wild_colour == "opposite"
-    p[kernels.P_KEEPS_TOP] = rules.reshuffle_keeps_top
-    p[kernels.P_MAX_REBUILDS] = min(rules.max_rebuilds, 1 << 40)
-    p[kernels.P_PAIUTE_ANY] = rules.paiute_allowed_any_turn(players)  # R5.7, R2.1
-    p[kernels.P_SCALE] = rules.payout == "scale"
-    p[kernels.P_STAKE] = rules.stake
-    p[kernels.P_FIRST_CALL] = rules.ties == "first_call"
-    p[kernels.P_UNIT] = rules.unit
-    p[kernels.P_MAX_TURNS] = max_turns
-    p[kernels.P_DEALER] = -1 if dealer is None else dealer
-    p[kernels.P_PACK] = rules.pack_size
-    p[kernels.P_RECORD] = record
-    return p
-
-
 class BatchSimulator:
     """Deals of one rule set and table size, simulated ``batch_size`` at a time.
 
@@ -598,7 +452,7 @@ class BatchSimulator:
         self.dealer = dealer
         self.max_turns = max_turns
         self.next_deal = 0
-        self._tables = _tables(rules.royal_high)
+        self._tables = core_tables.tables(rules.royal_high)
         self._params = rule_params(rules, players, dealer=dealer, max_turns=max_turns)
         #: The shared observation encoding of this table (:mod:`paiute.envs.encoding`), which
         #: :meth:`observe` produces: ``encoder.layout`` names its fields, ``encoder.size``
@@ -657,7 +511,7 @@ class BatchSimulator:
 
     def _params_for(self, record: bool) -> npt.NDArray[np.int64]:
         params = self._params.copy()
-        params[kernels.P_RECORD] = record
+        params[state.P_RECORD] = record
         return params
 
     def _run_random(self, first: int, count: int, record: bool) -> BatchResult:
@@ -666,7 +520,7 @@ class BatchSimulator:
         if record:
             action_cap = count * 600 + 4 * (self.max_turns + self.players) + 256
             rebuild_cap = count * 80 + 4 * (self.max_turns + self.players) + 512
-        batch = kernels.new_batch(count, action_cap, rebuild_cap)
+        batch = state.new_batch(count, action_cap, rebuild_cap)
         cursors = np.zeros(2, dtype=np.int64)
         done = 0
         while done < count:
@@ -692,7 +546,7 @@ class BatchSimulator:
         return self.result()
 
     def _empty(self, first: int, record: bool) -> BatchResult:
-        batch = kernels.new_batch(0, 0, 0)
+        batch = state.new_batch(0, 0, 0)
         return self._collect(batch, first, 0, record)
 
     def _collect(self, batch: Any, first: int, count: int, record: bool) -> BatchResult:
@@ -768,8 +622,8 @@ class BatchSimulator:
     def _reset(self, first: int, count: int, record: bool) -> None:
         longest = self.max_turns + self.players  # max_turns, then a last round (R7.2)
         action_cap = 2 * longest + 2 if record else 0
-        rebuild_cap = 2 * longest + 2 * kernels.PACK_CAP + 2 if record else 0
-        self._batch = kernels.new_batch(count, action_cap * count, rebuild_cap * count)
+        rebuild_cap = 2 * longest + 2 * state.PACK_CAP + 2 if record else 0
+        self._batch = state.new_batch(count, action_cap * count, rebuild_cap * count)
         self._batch_params = self._params_for(record)
         self._batch_start = first
         self._batch_recorded = record
@@ -783,7 +637,7 @@ class BatchSimulator:
     @property
     def done(self) -> npt.NDArray[np.bool_]:
         """Which deals of the current batch have ended (or been truncated)."""
-        return np.asarray(self._require_batch().status != kernels.RUNNING)
+        return np.asarray(self._require_batch().status != state.RUNNING)
 
     @property
     def current_seat(self) -> npt.NDArray[np.int64]:
@@ -793,7 +647,7 @@ class BatchSimulator:
     def legal_mask(self) -> npt.NDArray[np.bool_]:
         """``bool [B, 111]``: the legal action ids of each deal (all false once it ended)."""
         batch = self._require_batch()
-        mask = np.zeros((batch.status.size, kernels.NUM_ACTIONS), dtype=np.bool_)
+        mask = np.zeros((batch.status.size, state.NUM_ACTIONS), dtype=np.bool_)
         kernels.legal_masks(batch, self._tables, self._batch_params, mask, _scratch())
         return mask
 
@@ -864,13 +718,13 @@ class BatchSimulator:
             deal = int(np.flatnonzero(reasons)[0])
             reason = int(reasons[deal])
             action_id = int(ids[deal])
-            if reason == kernels.ILLEGAL_BAD_ID:
+            if reason == state.ILLEGAL_BAD_ID:
                 raise ParseError(f"deal {deal}: unknown action id {action_id} (0..110)")
             rule, words = _REASONS[reason]
             action = Action.from_id(action_id)
-            if reason == kernels.ILLEGAL_DRAW_FIRST and action.kind.is_call:
+            if reason == state.ILLEGAL_DRAW_FIRST and action.kind.is_call:
                 rule = "R6.1"
-            if reason == kernels.ILLEGAL_NOT_HELD and action.kind.is_call:
+            if reason == state.ILLEGAL_NOT_HELD and action.kind.is_call:
                 rule = "R6.2"
             more = f" ({refused} deals refused; nothing was applied)" if refused > 1 else ""
             raise IllegalActionError(
@@ -886,7 +740,7 @@ class BatchSimulator:
         :data:`TRUNCATED`)."""
         batch = self._require_batch()
         result = self._collect(batch, self._batch_start, batch.status.size, self._batch_recorded)
-        running = result.status == kernels.RUNNING
+        running = result.status == state.RUNNING
         if running.any():
             result.status[running] = TRUNCATED
         return result
@@ -930,7 +784,7 @@ def int8_scales(encoder: ObservationEncoder) -> npt.NDArray[np.float32]:
 
 def _scratch() -> npt.NDArray[np.int64]:
     """Room for one deal's legal actions (the kernels allocate nothing)."""
-    return np.empty(kernels.LEGAL_CAP, dtype=np.int64)
+    return np.empty(state.LEGAL_CAP, dtype=np.int64)
 
 
 def _grown(log: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:

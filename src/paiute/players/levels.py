@@ -20,8 +20,11 @@ __all__ = ["DEFAULT_LEVEL", "LEVELS", "level_spec"]
 LEVELS: dict[str, str] = {
     "easy": "mc:iterations=24",
     "medium": "greedy",
-    "hard": "ismcts:ms=100",
-    "expert": "ismcts:ms=200",
+    # pimc: compiled paired playouts (paiute.players.pimc). At 300 determinizations it is
+    # level with greedy in duplicate tournaments, not yet shown stronger (benchmarks/README.md);
+    # ismcts, the earlier choice, loses to greedy at 100-400 ms.
+    "hard": "pimc:ms=50",
+    "expert": "pimc:ms=150,z=0",
 }
 
 #: The level an interface offers first.
