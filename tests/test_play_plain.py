@@ -384,7 +384,7 @@ def test_play_arguments_make_the_table() -> None:
     config = build_config(
         parser.parse_args(["play", "--hotseat", "--name", "Ana", "--name", "Bo", "--preset", "gamerules"])
     )
-    assert config.names == ("Ana", "Bo", "Greedy")
+    assert config.names == ("Ana", "Bo", "Medium")  # the default level (medium)
     assert config.humans == (0, 1)
     assert config.rules.open_discard  # R2.7 [gamerules]
-    assert build_config(parser.parse_args(["play"])).names == ("You", "Greedy 1", "Greedy 2")
+    assert build_config(parser.parse_args(["play"])).names == ("You", "Medium 1", "Medium 2")  # level medium
