@@ -40,7 +40,7 @@ from paiute.chance import Chance, SeededChance
 from paiute.combos import Value
 from paiute.errors import N_, IllegalActionError, PaiuteError
 from paiute.evaluator import Evaluator
-from paiute.observation import Observation, observe
+from paiute.observation import Observation, observe, seen_cards
 from paiute.rules import RuleSet
 
 __all__ = ["CallMade", "Deal", "Event", "Outcome", "Phase"]
@@ -311,15 +311,7 @@ class Deal:
                 pile.pop()
             elif (kind is ActionKind.DISCARD or kind is ActionKind.CALL_FIVE) and event.card is not None:
                 pile.append(event.card)
-        seen = set(observation.hand) | set(observation.discard_pile)
-        for call in observation.calls:
-            seen.update(call.shown)
-        for known in observation.known_cards:
-            seen.update(known)
-        if observation.stock_bottom is not None:
-            seen.add(observation.stock_bottom)
-        if observation.upcard is not None and not rules.upcard_under_stock:
-            seen.add(observation.upcard)  # R2.6: out of play, face up
+        seen = seen_cards(observation)  # R9: every card whose place the seat knows
         unseen = [card for card in pack(rules.jokers) if card not in seen]
         hidden_stock = observation.stock_size - (1 if observation.stock_bottom is not None else 0)
         if observation.rebuilds:

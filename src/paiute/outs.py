@@ -29,24 +29,9 @@ from dataclasses import dataclass
 
 from paiute.cards import Card, pack
 from paiute.evaluator import Evaluator
-from paiute.observation import Observation
+from paiute.observation import Observation, seen_cards
 
 __all__ = ["Out", "Unseen", "completing", "draw_groups", "seen_cards"]
-
-
-def seen_cards(observation: Observation) -> frozenset[Card]:
-    """Every card whose place ``observation``'s seat knows (R9.1, R9.2)."""
-    seen = set(observation.hand)
-    seen.update(observation.discard_pile)  # R4.5: the whole pile is public
-    for call in observation.calls:
-        seen.update(call.shown)  # R6.5: shown cards stay face up
-    for known in observation.known_cards:
-        seen.update(known)  # R4.5: cards seen going into a hand
-    if observation.stock_bottom is not None:
-        seen.add(observation.stock_bottom)  # R2.6: face up under the stock
-    if observation.upcard is not None and not observation.rules.upcard_under_stock:
-        seen.add(observation.upcard)  # R2.6 [gamerules]: out of play, face up
-    return frozenset(seen)
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,7 +53,7 @@ from paiute.compiled.state import (
     rule_params,
 )
 from paiute.compiled.tables import card_bits, card_key, tables
-from paiute.observation import Observation
+from paiute.observation import Observation, seen_cards
 
 __all__ = [
     "SCRATCH",
@@ -401,15 +401,7 @@ class Position:
             if other != seat:
                 need[other] = observation.hand_sizes[other] - len(cards)
         _, rebuilt, _ = _pile_history(observation)
-        seen = set(observation.hand) | set(observation.discard_pile)
-        for call in observation.calls:
-            seen.update(call.shown)
-        for known in observation.known_cards:
-            seen.update(known)
-        if observation.stock_bottom is not None:
-            seen.add(observation.stock_bottom)
-        if observation.upcard is not None and not rules.upcard_under_stock:
-            seen.add(observation.upcard)  # R2.6: out of play, face up
+        seen = seen_cards(observation)  # R9: every card whose place the seat knows
         unseen = [card for card in pack(rules.jokers) if card not in seen]
         hidden_stock = observation.stock_size - (1 if observation.stock_bottom is not None else 0)
         eligible = [not observation.rebuilds or card in rebuilt for card in unseen]

@@ -133,7 +133,9 @@ class WatchApp(MinimumSize, App[int]):
         obs = deal.observation(self.seat)
         names = describe.person_names(match.players, self.tr)
         tr = self.tr
-        table = self.query_one(TableView)
+        # The table lives on the base screen; another may be on top (a summary, "too small",
+        # the help) when a step or a finished review redraws it.
+        table = self.screen_stack[0].query_one(TableView)
         total = len(self.record.deals[deal_index].actions)
         view = tr.gettext(N_("spectator")) if self.seat is None else names[self.seat]
         title = tr.gettext(
