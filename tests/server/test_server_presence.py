@@ -48,7 +48,9 @@ def test_presence_is_pushed_when_a_seat_connects_and_goes(server: ServerProcess)
     asyncio.run(scenario())
 
 
-def test_an_absent_seat_is_played_by_the_bot_after_the_grace_and_taken_back(server: ServerProcess) -> None:
+def test_r4_1_an_absent_seat_is_played_by_the_bot_after_the_grace_and_taken_back(
+    server: ServerProcess,
+) -> None:
     """The whole cycle: Bo goes mid-match, the table is told the deadline, the bot plays for
     Bo (marked in every view), Bo comes back, takes the seat back and plays on."""
 
@@ -109,7 +111,7 @@ def test_an_absent_seat_is_played_by_the_bot_after_the_grace_and_taken_back(serv
     asyncio.run(scenario())
 
 
-def test_an_absent_cutter_does_not_stall_the_deal(server: ServerProcess) -> None:
+def test_r2_4_an_absent_cutter_does_not_stall_the_deal(server: ServerProcess) -> None:
     """R2.4: the cutter goes before cutting; after the grace the cut is made for them."""
 
     async def scenario() -> None:
