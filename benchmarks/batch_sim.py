@@ -5,7 +5,8 @@ Run in the project venv (it has numba and open_spiel)::
     .venv/bin/python benchmarks/batch_sim.py                  # full run (~3-4 minutes)
     .venv/bin/python benchmarks/batch_sim.py --quick          # smoke run (~1 minute)
     .venv/bin/python benchmarks/batch_sim.py --json out.json  # also write the figures
-    .venv/bin/python benchmarks/batch_sim.py --only scaling   # sections: rates, scaling, parallel
+    .venv/bin/python benchmarks/batch_sim.py --only scaling   # sections: rates, scaling, parallel, startup
+    .venv/bin/python benchmarks/batch_sim.py --startup        # first vs second start (~1 minute)
 
 Every rate is **decisions (applied actions) per CPU-second** (``time.process_time``), each
 case in a fresh child process pinned to one CPU, cases round-robin over the repeats so that
@@ -30,6 +31,11 @@ and after the runs it comes from: on a busy machine CPU-second rates fall too.
   (their CPU-seconds per wall-second: on a shared machine less than one a process).
 * ``run_parallel``: :func:`paiute.envs.batch_sim.run_parallel` end to end, process start
   and cache load included, with 1 and 2 workers (wall time).
+* **startup** (``--startup``, or ``--only startup``): a new process's cost before its first
+  result, from its first import to a first ``run`` and a first lock step, wall and CPU
+  seconds: *first start* with ``NUMBA_CACHE_DIR`` an empty temporary directory (every kernel
+  compiles and is written to the cache), *second start* a new process on that cache (the
+  kernels load from disk). Printed with the load averages (as ``uptime`` gives them).
 """
 
 from __future__ import annotations
@@ -39,9 +45,11 @@ import datetime
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -150,9 +158,40 @@ def _run_parallel(workers: int, deals: int) -> dict[str, float]:
     return {"rate": int(result.decisions.sum()) / wall, "wall": wall}
 
 
+def _startup() -> dict[str, float]:
+    """From process start: import, ``BatchSimulator(...)``, a first ``run`` and a first
+    lock step (``reset``, ``legal_mask``, ``observe``, ``step``): what a new process pays
+    before its first result, compiling the kernels or loading them from the disk cache."""
+    import numpy as np
+
+    wall = time.perf_counter()
+    cpu = time.process_time()
+    from paiute.envs.batch_sim import BatchSimulator
+    from paiute.rules import RuleSet
+
+    imported_wall, imported_cpu = time.perf_counter() - wall, time.process_time() - cpu
+    simulator = BatchSimulator(RuleSet(), 4, batch_size=64, seed=1)
+    simulator.run(64)
+    run_wall, run_cpu = time.perf_counter() - wall, time.process_time() - cpu
+    simulator.reset()
+    mask = simulator.legal_mask()
+    simulator.observe()
+    simulator.step(np.argmax(mask, axis=1))
+    return {
+        "import_wall": imported_wall,
+        "import_cpu": imported_cpu,
+        "first_run_wall": run_wall,
+        "first_run_cpu": run_cpu,
+        "wall": time.perf_counter() - wall,
+        "cpu": time.process_time() - cpu,
+    }
+
+
 def child(argv: list[str]) -> None:
     kind = argv[0]
-    if kind == "ours":
+    if kind == "startup":
+        out = _startup()
+    elif kind == "ours":
         out = _measure_ours(int(argv[1]), argv[2], float(argv[3]))
     elif kind == "lockstep":
         out = _measure_lock_step(int(argv[1]), float(argv[2]))
@@ -170,8 +209,11 @@ def child(argv: list[str]) -> None:
 # -- parent ------------------------------------------------------------------------------------
 
 
-def _spawn(args: list[str], cpu: int | None) -> subprocess.Popen[str]:
+def _spawn(
+    args: list[str], cpu: int | None, extra_env: dict[str, str] | None = None
+) -> subprocess.Popen[str]:
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    env.update(extra_env or {})
 
     def pin() -> None:
         if cpu is not None and hasattr(os, "sched_setaffinity"):
@@ -298,7 +340,52 @@ def section_parallel(deals: int) -> dict[str, object]:
     return {str(k): v for k, v in parallel.items()}
 
 
-SECTIONS = ("rates", "scaling", "parallel")
+def _uptime() -> str:
+    """The load averages as ``uptime`` prints them (1, 5, 15 minutes)."""
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def section_startup(repeats: int) -> dict[str, object]:
+    """First start (a fresh, empty Numba cache directory: everything compiles) and second
+    start (a new process on the cache the first one filled), each in a fresh child process;
+    ``repeats`` pairs, each with its own fresh cache directory."""
+    print()
+    print("start of a new process: import + BatchSimulator(RuleSet(), 4, batch_size=64) + run(64)")
+    print("+ reset/legal_mask/observe/step; first start on an empty NUMBA_CACHE_DIR, second on the")
+    print("cache the first filled (wall s / CPU s of the child, from its first import):")
+    print(
+        f"{'start':<8} {'wall s':>8} {'CPU s':>8} {'run(64) at':>11} {'import':>8} {'child total':>12} {'load (uptime)':>20}"
+    )
+    rows: dict[str, list[dict[str, float]]] = {"first": [], "second": []}
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory(prefix="paiute-numba-cache-") as cache:
+            for which in ("first", "second"):
+                load = _uptime()
+                started = time.perf_counter()
+                usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+                result = _result(_spawn(["startup"], None, {"NUMBA_CACHE_DIR": cache}))
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                result["process_wall"] = time.perf_counter() - started
+                result["process_cpu"] = (after.ru_utime + after.ru_stime) - (usage.ru_utime + usage.ru_stime)
+                rows[which].append(result)
+                print(
+                    f"{which:<8} {result['wall']:>8.2f} {result['cpu']:>8.2f} {result['first_run_wall']:>10.2f}s "
+                    f"{result['import_wall']:>7.2f}s {result['process_wall']:>6.2f}/{result['process_cpu']:.2f} "
+                    f"{load:>20}",
+                    flush=True,
+                )
+    first = statistics.median(r["wall"] for r in rows["first"])
+    second = statistics.median(r["wall"] for r in rows["second"])
+    print(
+        f"median: first start {first:.2f} s wall ({statistics.median(r['cpu'] for r in rows['first']):.2f} CPU-s), "
+        f"second start {second:.2f} s wall ({statistics.median(r['cpu'] for r in rows['second']):.2f} CPU-s): "
+        f"{first / second:.0f}x; load at end {_uptime()}"
+    )
+    print("('child total' is the whole child process, interpreter start included: wall s/CPU s)")
+    return rows
+
+
+SECTIONS = ("rates", "scaling", "parallel", "startup")
 
 
 def main() -> None:
@@ -311,10 +398,17 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="1 CPU-s, 1 repeat, smaller scaling run")
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"sections to run: {', '.join(SECTIONS)}")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--startup",
+        action="store_true",
+        help="only the startup section: first start (empty Numba cache) and second start (warm cache)",
+    )
     args = parser.parse_args()
     if args.child:
         child(args.child)
         return
+    if args.startup:
+        args.only = "startup"
     sections = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = sorted(set(sections) - set(SECTIONS))
     if unknown:
@@ -338,6 +432,8 @@ def main() -> None:
         payload["scaling"] = section_scaling(16384 if args.quick else 131072, 1 if args.quick else 4)
     if "parallel" in sections:
         payload["run_parallel"] = section_parallel(50000 if args.quick else 400000)
+    if "startup" in sections:
+        payload["startup"] = section_startup(1 if args.quick else 2)
     print(f"# load average at end {os.getloadavg()}")
     if args.json:
         args.json.write_text(json.dumps(payload, indent=1) + "\n")

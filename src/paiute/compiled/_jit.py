@@ -4,6 +4,17 @@ Reference counting is off in every kernel (``_nrt=False``): none allocates (the 
 every array in), and with it on, Numba increfs and decrefs each of the state's arrays at
 every inlined helper whose control flow its pruning pass cannot follow, which cost ~800 ns
 a legal-action query against ~2 ns without.
+
+The disk cache (``cache=True``) is Numba's: a kernel's compiled code is stored beside its
+source (``__pycache__/*.nbi``/``*.nbc``), or under the user's cache directory where the
+package is not writable, or under ``NUMBA_CACHE_DIR`` when that is set; the first process
+compiles, later ones load (``benchmarks/batch_sim.py --startup`` measures both). Numba checks
+only the file that *defines* a kernel (its modification time and size): a kernel of
+``paiute.envs.batch_kernels`` or ``paiute.compiled.search`` has the helpers of the other
+modules of ``paiute.compiled`` inlined into it, and editing one of those helpers does **not**
+invalidate it. An installed package never changes under its cache, so users never meet this;
+after editing a module of ``paiute.compiled``, delete ``src/paiute/**/__pycache__/*.nb[ic]``
+(or point ``NUMBA_CACHE_DIR`` at a fresh directory) before measuring or testing.
 """
 
 from __future__ import annotations

@@ -6,6 +6,10 @@ it: the random-play loop over a batch, the lock-step kernels (legal masks, check
 the kernel that writes each deal's observation in the shared encoding
 (:mod:`paiute.envs.encoding`). :mod:`paiute.envs.batch_sim` is the public face; nothing
 outside it should call these functions.
+
+Every kernel here is cached on disk by Numba (``paiute.compiled._jit.jit``, ``cache=True``).
+Numba checks only this file's stamp: an edit to a helper of :mod:`paiute.compiled` that these
+kernels inline leaves their cached code stale (see :mod:`paiute.compiled._jit`).
 """
 
 from __future__ import annotations
