@@ -58,6 +58,7 @@ __all__ = [
     "default_workers",
     "parallel_map",
     "play_board",
+    "rate_ladder",
     "run_tournament",
     "seating_count",
     "seatings",
@@ -346,6 +347,37 @@ def _standings(config: TournamentConfig, boards: Sequence[BoardResult]) -> tuple
             )
         )
     return tuple(standings)
+
+
+def rate_ladder(
+    results: Sequence[TournamentResult], names: dict[str, str] | None = None
+) -> dict[str, dict[str, float]]:
+    """One openskill Plackett-Luce ladder over several tournaments: every deal that was not
+    dead, tournament after tournament in board order, rated as :func:`run_tournament` rates
+    the deals of one (the same model and updates), so that bots which never met at a table
+    (``easy`` and ``expert`` through ``medium`` and ``hard``) land on one scale. A bot is
+    named by its label, or by ``names[label]`` when given (several specs standing for one
+    player). Returns ``{name: {"mu", "sigma", "ordinal"}}``."""
+    model = _openskill()()
+    order: list[str] = []
+    for result in results:
+        for label in result.config.labels:
+            name = (names or {}).get(label, label)
+            if name not in order:
+                order.append(name)
+    ratings = [model.rating(name=name) for name in order]
+    for result in results:
+        index = [order.index((names or {}).get(label, label)) for label in result.config.labels]
+        for board in result.boards:
+            for deal in board.deals:
+                if not deal.dead:
+                    ratings = _rate(
+                        model, ratings, replace(deal, seating=tuple(index[b] for b in deal.seating))
+                    )
+    return {
+        name: {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal()}
+        for name, rating in zip(order, ratings, strict=True)
+    }
 
 
 def confidence_interval(mean: float, samples: Sequence[float]) -> tuple[float, float] | None:

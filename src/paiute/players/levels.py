@@ -4,7 +4,7 @@ A level is a name for a player spec with its budget, resolved by
 :func:`~paiute.players.base.make_player` wherever a bot is chosen (``paiute play --bots``,
 ``paiute tournament``, the web lobby). Interfaces offer levels, not bot internals; their
 default is :data:`DEFAULT_LEVEL`. Each level's place on the rating ladder is measured in
-``benchmarks/levels.py`` and shown in the README.
+``benchmarks/level_ladder.py`` and shown in the README.
 
 >>> level_spec("medium")
 'greedy'

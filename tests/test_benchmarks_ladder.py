@@ -1,0 +1,99 @@
+"""``benchmarks/level_ladder.py`` runs and reports (issue 11): never a margin or a timing, only
+that every level gets a rating, every adjacent pair a gain and the table its rows."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+pytest.importorskip("openskill")
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "level_ladder.py"
+
+
+def _ladder() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("level_ladder", SCRIPT)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["level_ladder"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ladder_runs_and_reports_every_level(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ladder = _ladder()
+    out = tmp_path / "ladder.json"
+    argv = ["--boards", "2", "--workers", "1", "--four", "--json", str(out)]
+    argv += [
+        "--spec",
+        "easy=random",
+        "--spec",
+        "hard=pimc:iterations=2",
+        "--spec",
+        "expert=pimc:iterations=3,z=0",
+    ]
+    assert ladder.main(argv) == 0
+    report = json.loads(out.read_text())
+    assert set(report["ratings"]) == set(ladder.ORDER)
+    assert [(pair["upper"], pair["lower"]) for pair in report["pairs"]] == [
+        ("medium", "easy"),
+        ("hard", "medium"),
+        ("expert", "hard"),
+    ]
+    for pair in report["pairs"]:
+        assert pair["boards"] == 2
+        assert pair["deals"] == 4
+        assert pair["bots"][0]["ci95"] is not None
+    assert report["four"]["deals"] == 8  # four rotations a board
+    printed = capsys.readouterr().out
+    table = [line for line in printed.splitlines() if line.startswith("| ")]
+    assert len(table) == 2 + len(ladder.ORDER)
+    assert "| expert | `pimc:iterations=3,z=0` |" in printed
+    assert "over hard" in printed
+
+
+def test_ladder_iterations_mode_prints_the_mapping(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ladder = _ladder()
+    out = tmp_path / "ladder.json"
+    argv = [
+        "--boards",
+        "1",
+        "--workers",
+        "1",
+        "--iterations-mode",
+        "--calib-decisions",
+        "2",
+        "--json",
+        str(out),
+    ]
+    argv += ["--spec", "easy=random", "--spec", "hard=pimc:ms=2", "--spec", "expert=pimc:ms=3,z=0"]
+    from paiute.compiled import available
+
+    if not available():
+        with pytest.raises(SystemExit):
+            ladder.main(argv)
+        return
+    assert ladder.main(argv) == 0
+    report = json.loads(out.read_text())
+    mapping = report["iterations_mapping"]
+    assert set(mapping) == {"hard", "expert"}
+    assert mapping["expert"]["iterations_spec"].startswith("pimc:iterations=")
+    assert mapping["expert"]["iterations_spec"].endswith(",z=0")
+    assert report["specs"]["hard"] == mapping["hard"]["iterations_spec"]
+    assert "pimc:ms=2 -> pimc:iterations=" in capsys.readouterr().out
+
+
+def test_ladder_refuses_an_unknown_level(capsys: pytest.CaptureFixture[str]) -> None:
+    ladder = _ladder()
+    with pytest.raises(SystemExit) as stopped:
+        ladder.parse_args(["--spec", "grandmaster=greedy"])
+    assert stopped.value.code == 2
+    assert "grandmaster=greedy" in capsys.readouterr().err
