@@ -1,4 +1,4 @@
-"""Our ``ismcts`` against OpenSpiel's Python ``ISMCTSBot`` at the same time per decision.
+"""Our ``ismcts`` and ``pimc`` against OpenSpiel's Python ``ISMCTSBot`` at the same time per decision.
 
 Run with the project venv (OpenSpiel is in the ``test`` and ``openspiel`` extras)::
 
@@ -6,6 +6,15 @@ Run with the project venv (OpenSpiel is in the ``test`` and ``openspiel`` extras
     .venv/bin/python benchmarks/openspiel_ismcts.py --deals 50 --ms 20 --seed 2 # ~3 minutes
     .venv/bin/python benchmarks/openspiel_ismcts.py --deals 4 --ms 20           # smoke run
     .venv/bin/python benchmarks/openspiel_ismcts.py --deals 50 --ms 50 --json out.json
+    .venv/bin/python benchmarks/openspiel_ismcts.py --deals 50 --ms 50 --ours pimc  # one of ours
+
+**Side by side.** Each of our bots in ``--ours`` (default ``ismcts,pimc``: the pure-Python
+information-set MCTS and the compiled determinized search behind the ``hard`` and ``expert``
+levels) plays the same boards against OpenSpiel's bot in one run, one after the other, at
+the same ``--ms``, and the report puts them side by side with the load around each.
+``pimc`` searches only once its compiled kernels are loaded (it plays ``greedy``'s move
+before): the script loads them first (``paiute.compiled.warm.prepare(block=True)``); its
+iterations are determinizations (each legal action played out once on each).
 
 Figures of a run on the project's 2-vCPU machine are in ``docs/openspiel.md``.
 
@@ -69,7 +78,8 @@ from paiute.rules import RuleSet  # noqa: E402
 from paiute.tournament import confidence_interval, seatings  # noqa: E402
 
 OURS, THEIRS = 0, 1
-LABELS = ("paiute ismcts", "OpenSpiel ISMCTSBot")
+THEIRS_LABEL = "OpenSpiel ISMCTSBot"
+OUR_BOTS = ("ismcts", "pimc")
 UCT_C = 2.0
 
 
@@ -136,6 +146,7 @@ class Timing:
 class Results:
     """Every deal's chips per bot, grouped by board."""
 
+    ours: str = "ismcts"
     boards: list[list[tuple[tuple[int, ...], list[float]]]] = field(default_factory=list)
     timing: tuple[Timing, Timing] = field(default_factory=lambda: (Timing(), Timing()))
     dead: int = 0
@@ -162,7 +173,7 @@ class Results:
         )
         seats = sum(seating.count(bot) for deals in self.boards for seating, _ in deals)
         return {
-            "bot": LABELS[bot],
+            "bot": f"paiute {self.ours}" if bot == OURS else THEIRS_LABEL,
             "chips_per_deal": mean,
             "ci95": confidence_interval(mean, means),
             "wins": wins,
@@ -181,7 +192,7 @@ def play_deal(
 ) -> list[float]:
     """One deal of a board: chance takes the board's pack in order (see the module docstring)."""
     ours = {
-        seat: make_player(f"ismcts:ms={ms},seed={seeds[seat]}")
+        seat: make_player(f"{results.ours}:ms={ms},seed={seeds[seat]}")
         for seat, who in enumerate(seating)
         if who == OURS
     }
@@ -201,7 +212,9 @@ def play_deal(
         if seat in ours:
             player = ours[seat]
             action = player.act(state.observation(seat)).id
-            iterations = player.last_search.iterations if searched and player.last_search else 0
+            stats = player.last_search if searched else None
+            # ismcts counts iterations, pimc determinizations (every legal action once each)
+            iterations = getattr(stats, "iterations", getattr(stats, "determinizations", 0)) if stats else 0
         else:
             bot = theirs[seat]
             action = int(bot.step(state))
@@ -217,10 +230,10 @@ def play_deal(
     return list(state.returns())
 
 
-def run(args: argparse.Namespace) -> Results:
+def run(args: argparse.Namespace, our_bot: str = "ismcts") -> Results:
     game = load_game(RuleSet(), args.players, max_turns=args.max_turns)
     lineup = seatings(2, args.players, "rotations")
-    results = Results()
+    results = Results(ours=our_bot)
     start = time.monotonic()
     for board in range(args.deals):
         cards = pack(False)
@@ -233,7 +246,7 @@ def run(args: argparse.Namespace) -> Results:
         ci = ours["ci95"]
         ci_text = f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else ""
         print(
-            f"board {board + 1}/{args.deals}: ours {[round(r[s], 2) for seating, r in deals for s, w in enumerate(seating) if w == OURS]}"
+            f"{our_bot} board {board + 1}/{args.deals}: ours {[round(r[s], 2) for seating, r in deals for s, w in enumerate(seating) if w == OURS]}"
             f"  running mean {ours['chips_per_deal']:+.3f}{ci_text}  ({time.monotonic() - start:.0f} s)",
             flush=True,
         )
@@ -249,10 +262,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2, help="seats, filled ours, theirs, ours...")
     parser.add_argument("--max-turns", type=int, default=1000, help="the game's max_turns")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--ours",
+        default=",".join(OUR_BOTS),
+        help=f"our bots, each against OpenSpiel's (default {','.join(OUR_BOTS)})",
+    )
     parser.add_argument("--json", help="also write the figures as JSON to this file")
     args = parser.parse_args(argv)
     if args.deals < 1 or args.ms <= 0:
         parser.error("--deals must be at least 1 and --ms positive")
+    ours_list = [name.strip() for name in args.ours.split(",") if name.strip()]
+    if not ours_list or any(name not in OUR_BOTS for name in ours_list):
+        parser.error(f"--ours {args.ours!r}: a comma-separated list of {', '.join(OUR_BOTS)}")
     command = "python benchmarks/openspiel_ismcts.py " + " ".join(
         map(shlex.quote, sys.argv[1:] if argv is None else argv)
     )
@@ -261,39 +282,78 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"# {platform.python_implementation()} {platform.python_version()}, open_spiel "
         f"{_version('open_spiel')}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}"
     )
-    started = time.monotonic()
-    results = run(args)
-    elapsed = time.monotonic() - started
-    deals = sum(len(board) for board in results.boards)
-    print(
-        f"\n{len(results.boards)} boards, {deals} deals ({results.dead} dead, {results.truncated} cut by max_turns), {elapsed:.0f} s"
-    )
-    summaries = [results.summary(bot) for bot in (OURS, THEIRS)]
-    for item in summaries:
-        ci = item["ci95"]
-        ci_text = f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "(one board: no interval)"
+    if "pimc" in ours_list:
+        from paiute.compiled import available, warm
+
+        if not available() or not warm.prepare(block=True, timeout=900):
+            print(
+                f"# pimc: compiled kernels unavailable ({warm.error() or 'no Numba'}): it plays greedy's moves"
+            )
+    runs: list[dict[str, Any]] = []
+    for name in ours_list:
+        load_before = os.getloadavg()[0]
+        started = time.monotonic()
+        results = run(args, name)
+        elapsed = time.monotonic() - started
+        load_after = os.getloadavg()[0]
+        deals = sum(len(board) for board in results.boards)
         print(
-            f"{item['bot']:>20}: {item['chips_per_deal']:+.3f} chips/deal, 95% CI {ci_text}; "
-            f"won {item['wins']}/{item['seats']} seats; per searched decision {item['wall_ms']:.1f} ms wall, "
-            f"{item['cpu_ms']:.1f} ms CPU, {item['iterations']:.1f} iterations ({item['decisions']} decisions)"
+            f"\n{name}: {len(results.boards)} boards, {deals} deals ({results.dead} dead, {results.truncated} cut "
+            f"by max_turns), {elapsed:.0f} s, load {load_before:.2f} -> {load_after:.2f}"
         )
-    ours_ci = summaries[OURS]["ci95"]
-    verdict = "above zero" if ours_ci and ours_ci[0] > 0 else "NOT clear of zero"
-    print(f"ours' interval is {verdict}")
+        summaries = [results.summary(bot) for bot in (OURS, THEIRS)]
+        for item in summaries:
+            print(
+                f"{item['bot']:>20}: {item['chips_per_deal']:+.3f} chips/deal, 95% CI {_ci(item['ci95'])}; "
+                f"won {item['wins']}/{item['seats']} seats; per searched decision {item['wall_ms']:.1f} ms wall, "
+                f"{item['cpu_ms']:.1f} ms CPU, {item['iterations']:.1f} iterations ({item['decisions']} decisions)"
+            )
+        ours_ci = summaries[OURS]["ci95"]
+        verdict = "above zero" if ours_ci and ours_ci[0] > 0 else "NOT clear of zero"
+        print(f"ours' interval is {verdict}")
+        runs.append(
+            {
+                "ours": name,
+                "elapsed_s": elapsed,
+                "deals": deals,
+                "boards": len(results.boards),
+                "dead": results.dead,
+                "truncated": results.truncated,
+                "load_before": load_before,
+                "load_after": load_after,
+                "bots": summaries,
+            }
+        )
+    print(f"\nside by side, {args.ms:g} ms a decision, the same {args.deals} boards, {args.players} seats:")
+    print(
+        "| ours | ours chips/deal [95% CI] | ours ms wall / CPU, iterations a decision "
+        "| OpenSpiel ms wall / CPU, simulations a decision | load |"
+    )
+    print("| --- | ---: | ---: | ---: | --- |")
+    for row in runs:
+        mine, theirs = row["bots"]
+        print(
+            f"| `{row['ours']}:ms={args.ms:g}` | {mine['chips_per_deal']:+.3f} {_ci(mine['ci95'])} "
+            f"| {mine['wall_ms']:.1f} / {mine['cpu_ms']:.1f}, {mine['iterations']:.1f} "
+            f"| {theirs['wall_ms']:.1f} / {theirs['cpu_ms']:.1f}, {theirs['iterations']:.1f} "
+            f"| {row['load_before']:.2f}-{row['load_after']:.2f} |"
+        )
     if args.json:
+        first = runs[0]
         payload = {
             "command": command,
-            "elapsed_s": elapsed,
-            "deals": deals,
-            "boards": len(results.boards),
-            "dead": results.dead,
-            "truncated": results.truncated,
             "ms": args.ms,
             "players": args.players,
-            "bots": summaries,
+            # the first of ours at the top level, as before; every one under "runs"
+            **{key: first[key] for key in ("elapsed_s", "deals", "boards", "dead", "truncated", "bots")},
+            "runs": runs,
         }
         Path(args.json).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     return 0
+
+
+def _ci(ci: tuple[float, float] | None) -> str:
+    return f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "(one board: no interval)"
 
 
 def _version(name: str) -> str:

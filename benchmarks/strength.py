@@ -2,7 +2,7 @@
 
 Run with the project venv::
 
-    .venv/bin/python benchmarks/strength.py                  # full run (~26 minutes on 2 cores)
+    .venv/bin/python benchmarks/strength.py                  # full run (~26 minutes, + ~1.7 h of pimc)
     .venv/bin/python benchmarks/strength.py --quick          # smoke run (~1.5 minutes)
     .venv/bin/python benchmarks/strength.py --json out.json  # also write every figure as JSON
     .venv/bin/python benchmarks/strength.py --only greedy,throughput
@@ -25,6 +25,15 @@ Sections (``--only``, comma-separated):
   exactly N boards instead). Every budget uses the same seed, so the same boards.
 * ``iterations``: the same with ``ismcts:iterations=N`` for each N in ``--iterations``
   (``--it-seconds`` each): a proxy for how strength grows with the budget.
+* ``pimc``: ``pimc:ms=M`` (the compiled search bot behind ``hard`` and ``expert``) against
+  ``greedy`` for each M in ``--pimc-ms`` (default 10,20,50,100,400) and each preset in
+  ``--presets`` (default pagat,gamerules), 4 seats, rotations, time-boxed like ``ismcts``
+  (``--pimc-seconds`` each, or exactly ``--pimc-boards`` boards), every budget and preset on
+  the same seed. The kernels' disk cache is filled first, so that a worker's first decisions
+  are not greedy's for long (a ``pimc`` with a time budget plays greedy's move until its
+  process has loaded them, about a second).
+* ``pimc-iterations``: the same with ``pimc:iterations=N`` for each N in
+  ``--pimc-iterations`` (default 100,300,1000): repeatable whatever the load.
 
 A bot's chips per deal come with a 95% confidence interval (1.96 standard errors of its
 per-board means, as ``paiute tournament`` reports them). With two bots the tournament is
@@ -54,7 +63,7 @@ from paiute import Deal, RuleSet, SeededChance  # noqa: E402
 from paiute.players import make_player  # noqa: E402
 from paiute.tournament import TournamentResult, parallel_map, run_tournament  # noqa: E402
 
-SECTIONS = ("greedy", "throughput", "calibrate", "ismcts", "iterations")
+SECTIONS = ("greedy", "throughput", "calibrate", "ismcts", "iterations", "pimc", "pimc-iterations")
 PLAYERS = 4
 # Boards asked for in a time-boxed tournament: more than any time box here can play.
 TIME_BOX_BOARDS = 1_000_000
@@ -140,6 +149,7 @@ def tournament(
     seed: int,
     workers: int,
     seating: str,
+    rules: RuleSet | None = None,
 ) -> dict[str, Any]:
     """Play one tournament (``boards`` boards, or as many as ``seconds`` allow) and return its
     figures: ``run_tournament``'s JSON plus the timing and the load around it."""
@@ -169,7 +179,7 @@ def tournament(
             players=PLAYERS,
             seed=seed,
             workers=workers,
-            rules=RuleSet(),
+            rules=rules if rules is not None else RuleSet(),
             seating=seating,
             stop=stop,
             progress=progress,
@@ -311,6 +321,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--it-seconds", type=float, help="time box per iteration budget (default 90 s)")
     parser.add_argument("--it-boards", type=int, help="play exactly this many boards per iteration budget")
+    parser.add_argument(
+        "--pimc-ms", default="10,20,50,100,400", help="pimc time budgets in ms (default 10,20,50,100,400)"
+    )
+    parser.add_argument(
+        "--pimc-iterations", default="100,300,1000", help="pimc iteration budgets (default 100,300,1000)"
+    )
+    parser.add_argument(
+        "--presets", default="pagat,gamerules", help="rules presets for pimc (default pagat,gamerules)"
+    )
+    parser.add_argument(
+        "--pimc-seconds", type=float, help="time box per pimc budget and preset (default 360 s)"
+    )
+    parser.add_argument(
+        "--pimc-boards", type=int, help="play exactly this many boards per pimc budget and preset"
+    )
     args = parser.parse_args(argv)
     quick = args.quick
     defaults = {
@@ -320,6 +345,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "calib_decisions": 3 if quick else 12,
         "ms_seconds": 15.0 if quick else 360.0,
         "it_seconds": 10.0 if quick else 90.0,
+        "pimc_seconds": 15.0 if quick else 360.0,
     }
     for key, value in defaults.items():
         if getattr(args, key) is None:
@@ -330,6 +356,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"unknown sections {sorted(unknown)} (sections: {', '.join(SECTIONS)})")
     args.ms_list = _ints(args.ms)
     args.it_list = _ints(args.iterations)
+    args.pimc_ms_list = _ints(args.pimc_ms)
+    args.pimc_it_list = _ints(args.pimc_iterations)
+    args.preset_list = [part.strip() for part in args.presets.split(",") if part.strip()]
+    for preset in args.preset_list:
+        try:
+            RuleSet.from_preset(preset)
+        except Exception as error:  # the rules' own one-line message
+            parser.error(f"--presets: {error}")
     return args
 
 
@@ -440,9 +474,52 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             report[f"ismcts_{section}"] = rows
             _write(args.json, report)
 
+    for section, budgets, key in (
+        ("pimc", args.pimc_ms_list, "ms"),
+        ("pimc-iterations", args.pimc_it_list, "iterations"),
+    ):
+        if section not in sections:
+            continue
+        _warm_pimc()
+        rows = []
+        for preset in args.preset_list:
+            for budget in budgets:
+                spec = f"pimc:{key}={budget}"
+                size = (
+                    f"{args.pimc_boards} boards"
+                    if args.pimc_boards
+                    else f"time box {args.pimc_seconds:.0f} s"
+                )
+                log(f"{spec} vs greedy ({preset}): rotations, {size}")
+                data = tournament(
+                    [spec, "greedy"],
+                    boards=args.pimc_boards,
+                    seconds=None if args.pimc_boards else args.pimc_seconds,
+                    seed=args.seed + 3,
+                    workers=args.workers,
+                    seating="rotations",
+                    rules=RuleSet.from_preset(preset),
+                )
+                data["preset"] = preset
+                rows.append(data)
+                report[section.replace("-", "_")] = rows
+                _write(args.json, report)
+
     report["loadavg_end"] = _loadavg()
     report["total_wall_s"] = round(time.perf_counter() - started, 1)
     return report
+
+
+def _warm_pimc() -> None:
+    """Fill the compiled kernels' disk cache (a minute the first time, a second after)."""
+    from paiute.compiled import available, warm
+
+    if not available():
+        log("Numba is not installed: every pimc decision is greedy's")
+        return
+    log("pimc: filling the compiled kernels' disk cache")
+    if not warm.prepare(block=True, timeout=900):
+        log(f"pimc: the kernels could not be prepared ({warm.error()}): every decision is greedy's")
 
 
 def print_report(report: dict[str, Any]) -> None:
@@ -554,11 +631,40 @@ def print_report(report: dict[str, Any]) -> None:
                 )
 
 
+def print_pimc(report: dict[str, Any]) -> None:
+    for section, title in (("pimc", "time budgets"), ("pimc_iterations", "iteration budgets")):
+        rows = report.get(section)
+        if not rows:
+            continue
+        print(
+            f"\n== pimc vs greedy, {title}: duplicate, 4 seats, rotations (A B A B, B A B A: 2 deals a board)"
+        )
+        header = (
+            f"{'pimc bot':<22} {'preset':<10} {'boards':>6} {'deals':>6} {'margin: pimc chips/deal [95% CI]':>33} "
+            f"{'CI > 0':>6} {'worker-s/deal':>13}  load before -> after"
+        )
+        print(header)
+        print("-" * len(header))
+        for data in rows:
+            bot = _bot(data, 0)
+            above = {True: "yes", False: "no", None: "-"}[_above_zero(bot)]
+            print(
+                f"{bot['bot']:<22} {data['preset']:<10} {data['boards']:>6} {data['deals']:>6} {_chips(bot):>33} "
+                f"{above:>6} {_num(data['worker_s_per_deal']):>13}  {data['load_before']} -> {data['load_after']}"
+            )
+        for data in rows:
+            box = f"time box {data['time_box_s']:.0f} s" if data["time_box_s"] else "fixed size"
+            print(
+                f"  {_bot(data, 0)['bot']} ({data['preset']}): {data['boards_played']}, {box}, dead {data['dead_rate']:.1%}"
+            )
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     report = run(args)
     _write(args.json, report)
     print_report(report)
+    print_pimc(report)
     return 0
 
 
