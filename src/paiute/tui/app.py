@@ -15,6 +15,7 @@ from typing import ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.timer import Timer
 
 from paiute.actions import CALL_SIX, DRAW_DISCARD, DRAW_STOCK, Action, ActionKind
 from paiute.cards import Card
@@ -25,6 +26,7 @@ from paiute.record import Record
 from paiute.tui import describe
 from paiute.tui.help import rules_text, tui_keys
 from paiute.tui.hint_view import hint_screen
+from paiute.tui.preparing import BotPreparation
 from paiute.tui.review_screen import DealReview, ReviewScreen
 from paiute.tui.session import Session
 from paiute.tui.widgets import CardWidget, ChoiceScreen, CoverScreen, MinimumSize, TableView, TextScreen
@@ -89,6 +91,10 @@ class PlayApp(MinimumSize, App[int]):
         self.farewell: list[str] = []
         #: The review of the deal just ended (``r`` on its summary), computed in the background.
         self.deal_review: DealReview | None = None
+        #: A bot still waiting for the compiled search (it plays greedy's moves meanwhile):
+        #: a line under the title says so until it is ready (no stall, issue 11).
+        self.preparation = BotPreparation(session)
+        self._preparing_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield TableView(self._buttons(), self.tr)
@@ -112,6 +118,9 @@ class PlayApp(MinimumSize, App[int]):
     # -- the game loop ----------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        if self.preparation.waiting():
+            self._preparing_timer = self.set_interval(0.25, self.show_preparing)
+        self.show_preparing()
         if self.session.deal is None:
             if self.session.match_over:
                 self.finish()
@@ -119,6 +128,14 @@ class PlayApp(MinimumSize, App[int]):
             self.session.start_deal()
         self.advance()
         self.check_size()
+
+    def show_preparing(self) -> None:
+        """Show (or update, or once it is ready take away) the line about a bot being prepared."""
+        line = self.preparation.line(self.tr)
+        self.table.set_preparing(line or "")
+        if line is None and self._preparing_timer is not None:
+            self._preparing_timer.stop()
+            self._preparing_timer = None
 
     def leave(self) -> None:
         """``q`` while the terminal is too small: save and close, the summary printed after."""

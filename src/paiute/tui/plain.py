@@ -31,6 +31,7 @@ from paiute.observation import Observation
 from paiute.tui import describe
 from paiute.tui.help import plain_commands, rules_text
 from paiute.tui.hint_view import hint_lines
+from paiute.tui.preparing import BotPreparation
 from paiute.tui.session import Session
 
 __all__ = ["Command", "PlainUI", "parse_command"]
@@ -140,6 +141,10 @@ class PlainUI:
         self._told: set[tuple[int, str, str]] = set()
         #: The seat names as shown (the default "You" in the reader's language).
         self.names = describe.person_names(session.names, self.tr)
+        #: A bot still waiting for the compiled search (it plays greedy's moves meanwhile):
+        #: told at the start and before each of the person's turns, then that it is ready.
+        self.preparation = BotPreparation(session)
+        self._ready_told = False
 
     # -- output and input -----------------------------------------------------------------
 
@@ -182,6 +187,7 @@ class PlainUI:
         else:
             self.say(tr.gettext(N_("Paiute: {people} against nobody."), people=people))
         self.say(tr.gettext(N_("Type ? for the commands, rules for the rules.")))
+        self._tell_preparing()
         if session.saved_path is not None:
             self.say(tr.gettext(N_("This match is saved to {path}"), path=str(session.saved_path)))
         elif session.path is not None:  # a new match is written at its first person's move
@@ -317,12 +323,23 @@ class PlainUI:
             for line in hint_lines(found, obs, names, tr=tr):
                 self.say(line)
 
+    def _tell_preparing(self) -> None:
+        """While a bot's compiled search is prepared, a line that says so with the seconds so
+        far; once it is ready, one line that says that (a text stream cannot take a line back)."""
+        line = self.preparation.line(self.tr, spinner=False)
+        if line is not None:
+            self.say(line)
+        elif self.preparation.shown and not self._ready_told:
+            self._ready_told = True
+            self.say(self.preparation.ready_line(self.tr))
+
     def _show(self, obs: Observation, *, brief: bool = False) -> None:
         session = self.session
         tr = self.tr
         names = self.names
         wild = obs.wild_cards
         if not brief:
+            self._tell_preparing()
             self.say()
             self.say(tr.gettext(N_("Deal {n}:"), n=session.deal_number))
             for line in describe.table_lines(obs, names, tr=tr):

@@ -200,6 +200,7 @@ class TableView(Vertical):
     TableView .card.forbidden { color: $text-disabled; }
     TableView #calls { height: auto; padding: 0 1; color: $success; }
     TableView #message { height: auto; padding: 0 1; }
+    TableView #preparing { height: auto; padding: 0 1; color: $warning; }
     TableView #keys { height: 1; padding: 0 1; }
     TableView #log { height: 1fr; min-height: 3; border-top: solid $panel; padding: 0 1; }
     """
@@ -212,6 +213,9 @@ class TableView(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="title", markup=False)
+        preparing = Static("", id="preparing", markup=False)
+        preparing.display = False  # shown only while a bot is being prepared
+        yield preparing
         yield Static("", id="seats", markup=False)
         yield Static("", id="table", markup=False)
         with Horizontal(id="hand-row"):
@@ -231,6 +235,12 @@ class TableView(Vertical):
 
     def set_title(self, text: str) -> None:
         self.query_one("#title", Static).update(text)
+
+    def set_preparing(self, text: str) -> None:
+        """The line under the title while a bot's compiled search is prepared ("" hides it)."""
+        widget = self.query_one("#preparing", Static)
+        widget.update(text)
+        widget.display = bool(text)
 
     def set_seats(self, lines: Iterable[str]) -> None:
         self.query_one("#seats", Static).update(styled("\n".join(lines)))

@@ -1,0 +1,96 @@
+"""The line that says a bot is still being prepared (``paiute play``: no stall, issue 11).
+
+The levels that search with the compiled core (``hard`` and ``expert``, the ``pimc`` player)
+need its Numba kernels; the first process after an install compiles them into the disk cache
+(about a minute), later ones load them in about a second (:mod:`paiute.compiled.warm`, in a
+background thread and a child process). Until they are ready such a bot plays ``greedy``'s
+move (the ``medium`` level's), so no table waits; this line tells the person why the bot
+plays like that for now, with a spinner and the seconds so far, and goes away once the kernels
+are ready. Without Numba there is nothing to prepare (those bots play greedy's moves for
+good) and no line.
+
+>>> from paiute.tui.session import PlayConfig, SeatSpec, Session
+>>> from paiute.rules import RuleSet
+>>> session = Session(PlayConfig(RuleSet(), (SeatSpec("You"), SeatSpec("Bot", "medium"))))
+>>> BotPreparation(session).line() is None  # greedy needs no compiled kernels
+True
+"""
+
+from __future__ import annotations
+
+import time
+
+from paiute import compiled
+from paiute.compiled import warm
+from paiute.errors import N_
+from paiute.i18n import Translator, translator
+from paiute.players import LEVELS
+from paiute.tui.session import Session
+
+__all__ = ["COMPILED_PLAYERS", "SPINNER", "BotPreparation"]
+
+#: The players (by their ``name``) that play with the compiled kernels once they are ready.
+COMPILED_PLAYERS = frozenset({"pimc", "playout"})
+#: The spinner's frames, one every quarter of a second.
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+_MESSAGES = {
+    "hard": N_("Preparing the hard bot… (one-time, about a minute)"),
+    "expert": N_("Preparing the expert bot… (one-time, about a minute)"),
+}
+_READY = {
+    "hard": N_("The hard bot is ready."),
+    "expert": N_("The expert bot is ready."),
+}
+
+
+class BotPreparation:
+    """Whether a bot of ``session`` waits for the compiled kernels, and the words for it.
+
+    ``label`` is the strongest such bot's level (or its spec, for a bot not chosen by
+    level); ``None`` when no bot at the table uses the compiled search. The seconds count from
+    when this object was made (the bots are made with the session, and start the preparing).
+    """
+
+    def __init__(self, session: Session) -> None:
+        self.started = time.monotonic()
+        chosen = [
+            spec.bot
+            for spec, player in zip(session.config.seats, session.players, strict=True)
+            if spec.bot is not None and getattr(player, "name", None) in COMPILED_PLAYERS
+        ]
+        ranks = list(LEVELS)
+        chosen.sort(key=lambda bot: ranks.index(bot) if bot in ranks else len(ranks))
+        self.label: str | None = chosen[-1] if chosen else None
+        #: Whether a line has been shown (so that its end can be told once, in --plain).
+        self.shown = False
+
+    def waiting(self) -> bool:
+        """A bot at the table plays greedy's moves because the kernels are not ready yet."""
+        if self.label is None or not compiled.available():
+            return False
+        return not warm.ready() and warm.error() is None
+
+    def seconds(self) -> int:
+        return int(time.monotonic() - self.started)
+
+    def line(self, tr: Translator | None = None, *, spinner: bool = True) -> str | None:
+        """The line to show while the bot is prepared, or ``None`` once it is ready."""
+        if not self.waiting():
+            return None
+        assert self.label is not None
+        tr = tr or translator()
+        self.shown = True
+        if self.label in _MESSAGES:
+            text = tr.gettext(_MESSAGES[self.label])
+        else:
+            text = tr.gettext(N_("Preparing the {bot} bot… (one-time, about a minute)"), bot=self.label)
+        frame = SPINNER[int((time.monotonic() - self.started) * 4) % len(SPINNER)] if spinner else ""
+        elapsed = tr.gettext(N_("{seconds} s"), seconds=tr.number(self.seconds()))
+        return " ".join(part for part in (text, frame, elapsed) if part)
+
+    def ready_line(self, tr: Translator | None = None) -> str:
+        """The words for the moment it is ready (after a line was shown)."""
+        tr = tr or translator()
+        if self.label in _READY:
+            return tr.gettext(_READY[self.label])
+        return tr.gettext(N_("The {bot} bot is ready."), bot=self.label or "")

@@ -1,0 +1,106 @@
+"""No stall in ``paiute play`` (issue 11): while the compiled search of a ``hard`` or
+``expert`` bot is prepared (:mod:`paiute.compiled.warm`), the bot plays greedy's moves and the
+terminal game says so on a line of its own, which goes away once the kernels are ready, in the
+full screen and in ``--plain``. "Not ready" is faked: the kernels' state is monkeypatched, so
+nothing compiles here."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import pytest
+from textual.widgets import Static
+
+from paiute import RuleSet, compiled
+from paiute.compiled import warm
+from paiute.i18n import translator
+from paiute.tui.app import PlayApp
+from paiute.tui.plain import PlainUI
+from paiute.tui.preparing import BotPreparation
+from paiute.tui.session import PlayConfig, SeatSpec, Session
+
+EXPERT = (SeatSpec("You"), SeatSpec("Bot", "expert"), SeatSpec("Other", "medium"))
+LINE = "Preparing the expert bot… (one-time, about a minute)"
+
+
+class Kernels:
+    """The faked state of the compiled kernels: Numba installed, not ready until told."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.is_ready = False
+        monkeypatch.setattr(compiled, "available", lambda: True)
+        monkeypatch.setattr(warm, "prepare", lambda *, block=False, timeout=None: self.is_ready)
+        monkeypatch.setattr(warm, "ready", lambda: self.is_ready)
+        monkeypatch.setattr(warm, "error", lambda: None)
+
+
+def session(seats: tuple[SeatSpec, ...] = EXPERT) -> Session:
+    return Session(PlayConfig(RuleSet(), seats, seed=4, hint=2))
+
+
+def test_the_line_names_the_strongest_compiled_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    kernels = Kernels(monkeypatch)
+    seats = (SeatSpec("You"), SeatSpec("A", "hard"), SeatSpec("B", "expert"), SeatSpec("C", "easy"))
+    preparation = BotPreparation(session(seats))
+    assert preparation.label == "expert"
+    line = preparation.line()
+    assert line is not None
+    assert line.startswith(LINE)
+    assert line.endswith(" s")
+    ro = preparation.line(translator("ro"))
+    assert ro is not None
+    assert not ro.startswith(LINE)  # translated
+    kernels.is_ready = True
+    assert preparation.line() is None
+
+
+def test_no_line_without_a_compiled_bot_or_once_ready(monkeypatch: pytest.MonkeyPatch) -> None:
+    Kernels(monkeypatch)
+    assert BotPreparation(session((SeatSpec("You"), SeatSpec("Bot", "medium")))).line() is None
+    monkeypatch.setattr(compiled, "available", lambda: False)  # no Numba: greedy's moves for good
+    assert BotPreparation(session()).line() is None
+
+
+def test_plain_tells_it_is_preparing_then_ready(monkeypatch: pytest.MonkeyPatch) -> None:
+    kernels = Kernels(monkeypatch)
+
+    class Input(io.StringIO):
+        """Enter (show the table again) once the kernels are ready, then quit."""
+
+        def readline(self, size: int | None = -1) -> str:
+            if not kernels.is_ready:
+                kernels.is_ready = True
+                return "\n"
+            return "q\n"
+
+    out = io.StringIO()
+    assert PlainUI(session(), Input(), out).run() == 0
+    text = out.getvalue()
+    assert text.count(LINE) >= 2  # at the start and before the person's first turn
+    assert text.count("The expert bot is ready.") == 1
+    assert text.index("The expert bot is ready.") > text.rindex(LINE)
+
+
+def test_app_shows_the_line_until_ready(monkeypatch: pytest.MonkeyPatch) -> None:
+    kernels = Kernels(monkeypatch)
+    app = PlayApp(session(), delay=0)
+
+    def shown() -> str:
+        widget = app.query_one("#preparing", Static)
+        return str(widget.render()) if widget.display else ""
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert shown().startswith(LINE)
+            kernels.is_ready = True
+            for _ in range(200):  # the line is refreshed four times a second
+                await pilot.pause(0.05)
+                if not shown():
+                    break
+            assert shown() == ""
+            await pilot.press("q")
+            await pilot.pause()
+
+    asyncio.run(scenario())
