@@ -33,6 +33,7 @@ class Kernels:
         monkeypatch.setattr(warm, "prepare", lambda *, block=False, timeout=None: self.is_ready)
         monkeypatch.setattr(warm, "ready", lambda: self.is_ready)
         monkeypatch.setattr(warm, "error", lambda: None)
+        monkeypatch.setattr(BotPreparation, "GRACE_S", 0.0)
 
 
 def session(seats: tuple[SeatSpec, ...] = EXPERT) -> Session:
@@ -53,6 +54,15 @@ def test_the_line_names_the_strongest_compiled_level(monkeypatch: pytest.MonkeyP
     assert not ro.startswith(LINE)  # translated
     kernels.is_ready = True
     assert preparation.line() is None
+
+
+def test_no_line_within_the_grace_of_a_load_from_the_disk_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    Kernels(monkeypatch)
+    monkeypatch.setattr(BotPreparation, "GRACE_S", 3600.0)
+    preparation = BotPreparation(session())
+    assert preparation.waiting()
+    assert preparation.line() is None
+    assert not preparation.shown
 
 
 def test_no_line_without_a_compiled_bot_or_once_ready(monkeypatch: pytest.MonkeyPatch) -> None:

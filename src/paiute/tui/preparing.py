@@ -6,8 +6,10 @@ need its Numba kernels; the first process after an install compiles them into th
 background thread and a child process). Until they are ready such a bot plays ``greedy``'s
 move (the ``medium`` level's), so no table waits; this line tells the person why the bot
 plays like that for now, with a spinner and the seconds so far, and goes away once the kernels
-are ready. Without Numba there is nothing to prepare (those bots play greedy's moves for
-good) and no line.
+are ready. It shows only after :attr:`BotPreparation.GRACE_S` seconds of waiting: loading the
+kernels from the disk cache takes 1-2 s on a quiet machine (4.5-5 s measured at load 7), and
+a line that flashes "about a minute" for that long would say something false. Without Numba there is nothing to prepare (those
+bots play greedy's moves for good) and no line.
 
 >>> from paiute.tui.session import PlayConfig, SeatSpec, Session
 >>> from paiute.rules import RuleSet
@@ -51,6 +53,9 @@ class BotPreparation:
     when this object was made (the bots are made with the session, and start the preparing).
     """
 
+    #: Seconds of waiting before the line is shown (a load from the disk cache is shorter).
+    GRACE_S = 3.0
+
     def __init__(self, session: Session) -> None:
         self.started = time.monotonic()
         chosen = [
@@ -74,8 +79,9 @@ class BotPreparation:
         return int(time.monotonic() - self.started)
 
     def line(self, tr: Translator | None = None, *, spinner: bool = True) -> str | None:
-        """The line to show while the bot is prepared, or ``None`` once it is ready."""
-        if not self.waiting():
+        """The line to show while the bot is prepared, or ``None`` once it is ready (or
+        before :attr:`GRACE_S` seconds of waiting)."""
+        if not self.waiting() or time.monotonic() - self.started < self.GRACE_S:
             return None
         assert self.label is not None
         tr = tr or translator()
