@@ -3,7 +3,7 @@
 Run with the project venv::
 
     .venv/bin/python benchmarks/strength.py                  # full run (~26 minutes, + ~1.7 h of pimc)
-    .venv/bin/python benchmarks/strength.py --quick          # smoke run (~1.5 minutes)
+    .venv/bin/python benchmarks/strength.py --quick          # smoke run (~1.5 minutes, ~6 with the pimc sections)
     .venv/bin/python benchmarks/strength.py --json out.json  # also write every figure as JSON
     .venv/bin/python benchmarks/strength.py --only greedy,throughput
 
