@@ -97,3 +97,17 @@ def test_ladder_refuses_an_unknown_level(capsys: pytest.CaptureFixture[str]) -> 
         ladder.parse_args(["--spec", "grandmaster=greedy"])
     assert stopped.value.code == 2
     assert "grandmaster=greedy" in capsys.readouterr().err
+
+
+def test_rate_ladder_puts_bots_of_several_tournaments_on_one_scale() -> None:
+    from paiute.tournament import rate_ladder, run_tournament
+
+    first = run_tournament(["greedy", "random"], deals=2, players=4, seed=3, workers=1, seating="rotations")
+    second = run_tournament(
+        ["mc:iterations=2", "greedy"], deals=2, players=4, seed=3, workers=1, seating="rotations"
+    )
+    ladder = rate_ladder([first, second], {"mc:iterations=2": "easy"})
+    assert list(ladder) == ["greedy", "random", "easy"]  # greedy met twice, rated once
+    alone = rate_ladder([first])
+    assert ladder["greedy"] != alone["greedy"]  # the second tournament moved it
+    assert set(ladder["easy"]) == {"mu", "sigma", "ordinal"}
