@@ -45,6 +45,7 @@ from paiute.record import Record
 from paiute.rules import RuleSet
 from paiute.server import views
 from paiute.server.db import NOTIFY_CHANNEL, DatabaseError, Locked, Store, StoredTable
+from paiute.server.deals import deal_source
 from paiute.server.errors import ServiceError
 from paiute.server.pubsub import Listener, Subscriber
 from paiute.server.table import (
@@ -86,6 +87,9 @@ class Settings:
     away_grace: float = 30.0  # seconds a seat whose player went waits before the bot plays it
     turn_seconds: int = 30  # the turn clock of a new table unless it sets its own...
     bank_seconds: int = 60  # ...and each seat's time bank
+    #: Tests only: deal from a generator with this seed instead of the secure source (R10.1).
+    #: Anyone who knows it knows every hand (``paiute serve --insecure-deal-seed``, loopback only).
+    insecure_deal_seed: int | None = None
 
 
 def hash_token(token: str) -> str:
@@ -141,7 +145,13 @@ class Service:
         self.runtimes: dict[str, Runtime] = {}
         self._load_lock = asyncio.Lock()
         self._closing = False
-        self._clock_player = make_player(CLOCK_BOT)
+        self.deals = deal_source(self.settings.insecure_deal_seed)
+        if not self.deals.secure:
+            log.warning(
+                "INSECURE: deals come from a seeded generator (insecure_deal_seed), not the secure "
+                "source (R10.1): anyone who knows the seed knows every hand; for tests only"
+            )
+        self._clock_player = make_player(CLOCK_BOT, seed=self.deals.bot_seed(-1))
         self._listener: Listener | None = None
         self._background: set[asyncio.Task[None]] = set()
         # Database calls get their own threads, so a bot thinking never delays a commit.
@@ -218,7 +228,8 @@ class Service:
 
     def _build(self, stored: StoredTable) -> Table:
         try:
-            table = Table(stored.id, TableConfig.from_json(stored.config), stored.created)
+            config = TableConfig.from_json(stored.config)
+            table = Table(stored.id, config, stored.created, deals=self.deals)
             for item in stored.events:
                 table.apply(item)
         except (PaiuteError, KeyError, TypeError, ValueError) as error:
@@ -478,7 +489,8 @@ class Service:
             bot = rt.players.get(seat)
             if bot is None:
                 # A person's seat handed to the bot is played as the clock plays it.
-                bot = rt.players[seat] = make_player(table.seats[seat].bot or CLOCK_BOT)
+                spec = table.seats[seat].bot or CLOCK_BOT
+                bot = rt.players[seat] = make_player(spec, seed=self.deals.bot_seed(seat))
             action = await asyncio.to_thread(bot.act, deal.observation(seat))  # R9: only its view
             plan = lambda t: t.plan_action(seat, action, "bot")  # noqa: E731
         await self._commit(rt, plan, expected=step.version)
@@ -548,7 +560,7 @@ class Service:
         table_id = table_id or secrets.token_urlsafe(8)
         token = new_token()
         now = self.clock()
-        table = Table(table_id, config, now)
+        table = Table(table_id, config, now, deals=self.deals)
         events = table.number(table.plan_join(name, seat, hash_token(token), config.invite), now)
         await self._db(self.store.create, table_id, config.to_json(), config.private, now, events)
         for item in events:

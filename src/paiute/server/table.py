@@ -14,7 +14,6 @@ takes no randomness at all (:class:`QueuedChance`).
 
 from __future__ import annotations
 
-import secrets
 from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from typing import Any
 
 from paiute.actions import Action
 from paiute.cards import Card
-from paiute.chance import RecordedChance, SecureChance
+from paiute.chance import Chance, RecordedChance
 from paiute.deal import Deal, Event, Phase
 from paiute.errors import N_, IllegalActionError, PaiuteError
 from paiute.fairness import (
@@ -31,11 +30,11 @@ from paiute.fairness import (
     commitment_hash,
     cut,
     new_salt,
-    secure_order,
 )
 from paiute.match import Match
 from paiute.players import LEVELS, Player
 from paiute.rules import RuleSet
+from paiute.server.deals import SECURE_DEALS, DealSource
 from paiute.server.errors import ServiceError
 from paiute.server.names import NAME_LIMIT, clashes  # noqa: F401 (NAME_LIMIT: as before)
 from paiute.server.names import clean_name as _clean_name
@@ -184,8 +183,16 @@ class TableEvent:
 class Table:
     """The state of one table: seats, status, the match, the event log and the chat."""
 
-    def __init__(self, table_id: str, config: TableConfig, created: float = 0.0) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        config: TableConfig,
+        created: float = 0.0,
+        *,
+        deals: DealSource = SECURE_DEALS,
+    ) -> None:
         self.id = table_id
+        self.deals = deals  # where the plans' chance comes from (R10.1; seeded only in tests)
         self.config = config
         self.created = created
         self.seats = [Seat() for _ in range(config.seats)]
@@ -545,7 +552,7 @@ class Table:
             assert spec is not None
             names[index] = bot_name(spec, index, names)
         # R2.3: the first dealer is chosen at random (R10.1: securely).
-        dealer = secrets.randbelow(len(self.seats))
+        dealer = self.deals.dealer(len(self.seats))
         started = Draft("started", seat, {"bots": bots, "names": names, "dealer": dealer})
         return [started, self._commit_deal(1, dealer)]
 
@@ -577,7 +584,7 @@ class Table:
 
     def _commit_deal(self, number: int, dealer: int) -> Draft:
         # R10.2: a secure, uniform order (R10.1), a secret salt, the hash published before the cut.
-        order = secure_order(self.rules.jokers)
+        order = self.deals.order(self.rules.jokers, number)
         salt = new_salt()
         cutter = (dealer - 1) % len(self.seats)  # R2.4: the player to the dealer's right
         data = {"deal": number, "dealer": dealer, "cutter": cutter, "sha256": commitment_hash(order, salt)}
@@ -594,7 +601,7 @@ class Table:
             )
         size = self.rules.pack_size
         if position is None:
-            position = secrets.randbelow(size)  # a cut on the cutter's behalf (R2.4, R10.1)
+            position = self.deals.cut(size, self._pending.deal)  # on the cutter's behalf (R2.4, R10.1)
         elif not 0 <= position < size:
             raise ServiceError(
                 "bad_request", N_("R2.4 the cut is a position from 0 to {last}"), "R2.4", last=size - 1
@@ -615,7 +622,7 @@ class Table:
                 current=deal.current_seat,
                 seat=seat,
             )
-        chance = CommittingChance(SecureChance())
+        chance = CommittingChance(self._rebuild_chance())
         return self._play(deal.copy(chance), chance, action, seat, by)
 
     def plan_turn(self, seat: int, player: Player, by: str, *, whole_turn: bool) -> list[Draft]:
@@ -623,7 +630,7 @@ class Table:
         deal = self._playing_deal()
         if seat != deal.current_seat:
             raise ServiceError("not_your_turn", N_("R4.1 it is seat {seat}'s turn"), seat=deal.current_seat)
-        chance = CommittingChance(SecureChance())
+        chance = CommittingChance(self._rebuild_chance())
         trial = deal.copy(chance)
         drafts: list[Draft] = []
         for _ in range(2):  # a turn is a draw and a discard or call (R4.2)
@@ -631,6 +638,10 @@ class Table:
             if not whole_turn or trial.is_over or trial.current_seat != seat or trial.phase is Phase.DRAW:
                 break
         return drafts
+
+    def _rebuild_chance(self) -> Chance:
+        # R4.6, R10.1: a stock rebuilt by this change is shuffled by the table's source.
+        return self.deals.rebuilds(self.deal_number or 0, self.version)
 
     def _playing_deal(self) -> Deal:
         deal = self.deal
