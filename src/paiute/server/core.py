@@ -29,7 +29,6 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -448,7 +447,7 @@ class ServiceCore:
             rt.presence_due = None
             if self._closing:
                 return
-            text = json.dumps(rt.presence().frame(), separators=(",", ":"))
+            text = views.dumps(rt.presence().frame())
             for sub in list(rt.subscribers):
                 sub.push(text)
 

@@ -289,7 +289,7 @@ class Service(ServiceCore):
             "state": views.view_for(table, seat, rt.presence()),
             "events": [] if since is None else views.events_for(table, since, seat),
         }
-        sub.push(json.dumps(welcome, separators=(",", ":")))  # first in the queue
+        sub.push(views.dumps(welcome))  # first in the queue
         if seat is not None:
             rt.away.pop(seat, None)
             if table.autoplay.get(seat) in ("away", "host", "clock"):
