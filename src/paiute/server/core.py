@@ -30,6 +30,7 @@ import contextlib
 import dataclasses
 import functools
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -40,7 +41,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from paiute.errors import N_, PaiuteError
 from paiute.players import make_player
-from paiute.server import views
+from paiute.server import presence, views
 from paiute.server.db import NOTIFY_CHANNEL, DatabaseError, Locked, Store, StoredTable
 from paiute.server.deals import deal_source
 from paiute.server.errors import ServiceError
@@ -96,6 +97,8 @@ class ServiceCore:
         # SQLite: one writer thread commits the changes of several tables at once (group
         # commit); PostgreSQL commits each change in the transaction that holds its row lock.
         self._writer = None if store.shared else Writer(store)
+        # This process among those sharing a PostgreSQL database (presence messages).
+        self.process_id = secrets.token_hex(6)
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -105,14 +108,25 @@ class ServiceCore:
             await self.runtime(table_id)
         if self.store.shared:
             self._listener = Listener(
-                self.store.listen_url, NOTIFY_CHANNEL, self._notified, self._catch_up_all
+                self.store.listen_url,
+                NOTIFY_CHANNEL,
+                self._notified,
+                self._catch_up_all,
+                self._presence_heard,
             )
             self._listener.start()
+            self._spawn(self._heartbeat())
 
     async def stop(self) -> None:
         self._closing = True
         if self._listener is not None:
             await self._listener.stop()
+            # The other processes learn at once that this one's connections are gone.
+            for rt in list(self.runtimes.values()):
+                if rt.subscribers or rt.away:
+                    empty = presence.message(self.process_id, rt.table.id, (), 0, {})
+                    with contextlib.suppress(ServiceError):
+                        await self._db(self.store.notify, empty)
         tasks = [rt.task for rt in self.runtimes.values() if rt.task is not None]
         tasks += list(self._background)
         for task in tasks:
@@ -300,7 +314,7 @@ class ServiceCore:
             rt.table.apply(item)
             self._broadcast(rt, item)
             seat = item.seat
-            if item.type == "autoplay" and seat is not None and rt.connected(seat):
+            if item.type == "autoplay" and seat is not None and rt.connected_here(seat):
                 # Another process handed over a seat whose player is here: it is theirs again.
                 self._spawn(self._take_back(rt, seat))
 
@@ -436,10 +450,13 @@ class ServiceCore:
         if rt.table.autoplay.get(seat) in ("away", "host", "clock") and rt.connected(seat):
             await self._commit(rt, lambda t: t.plan_return(seat))
 
-    def _push_presence(self, rt: Runtime) -> None:
+    def _push_presence(self, rt: Runtime, *, publish: bool = True) -> None:
         """Tell every connection who is there now (connections, spectators, grace periods),
         at most once per ``PRESENCE_EVERY`` seconds a table: connections that come and go in a
-        burst make one frame, not one each for every watcher."""
+        burst make one frame, not one each for every watcher. ``publish``: what this process
+        holds changed, so the other processes sharing the database are told too (a change
+        heard from them is not sent back)."""
+        rt.presence_publish = rt.presence_publish or publish
         if self._closing or rt.presence_due is not None:
             return
 
@@ -450,8 +467,65 @@ class ServiceCore:
             text = views.dumps(rt.presence().frame())
             for sub in list(rt.subscribers):
                 sub.push(text)
+            if rt.presence_publish:
+                rt.presence_publish = False
+                self._publish(rt)
 
         rt.presence_due = asyncio.get_running_loop().call_later(PRESENCE_EVERY, push)
+
+    # -- presence across processes (paiute.server.presence) -------------------------------------
+
+    def _publish(self, rt: Runtime) -> None:
+        """Tell the other processes what this one holds of ``rt``'s table (PostgreSQL only)."""
+        if not self.store.shared or self._closing:
+            return
+        seats, spectators = rt.local_seats(), rt.local_spectators()
+        payload = presence.message(self.process_id, rt.table.id, seats, spectators, rt.away)
+        self._spawn(self._db(self.store.notify, payload))
+
+    def _presence_heard(self, payload: str) -> None:
+        """Another process says what it holds of a table: the table's presence changes."""
+        heard = presence.parse(payload, self.clock())
+        if heard is None or heard.process == self.process_id or self._closing:
+            return
+        rt = self.runtimes.get(heard.table_id)
+        if rt is None:
+            return  # not held here: learnt from its next message once loaded
+        before = rt.remote.pop(heard.process, None)
+        if not heard.remote.empty:
+            rt.remote[heard.process] = heard.remote
+        self._remote_changed(rt, before)
+
+    def _remote_changed(self, rt: Runtime, before: presence.Remote | None) -> None:
+        """After another process's part changed (or it was forgotten): a seat it had that is
+        now connected nowhere, with no grace period anywhere, starts one here; the grace
+        periods of seats connected elsewhere end (at the next step); everyone is told."""
+        table = rt.table
+        if before is not None and table.status in IN_MATCH:
+            for seat in before.claims():
+                if (
+                    not rt.connected(seat)
+                    and not rt.away_anywhere(seat)
+                    and seat not in table.autoplay
+                    and seat in table.persons()
+                ):
+                    rt.away[seat] = self.clock() + self.settings.away_grace
+                    rt.presence_publish = True  # the grace period runs here now: say so
+        self._push_presence(rt, publish=rt.presence_publish)
+        self._kick(rt)
+
+    async def _heartbeat(self) -> None:
+        """Repeat this process's presence messages, and forget the processes not heard from."""
+        while not self._closing:
+            await asyncio.sleep(presence.HEARTBEAT)
+            now = self.clock()
+            for rt in list(self.runtimes.values()):
+                for process, remote in list(rt.remote.items()):
+                    if now - remote.heard > presence.TTL:  # that process died
+                        del rt.remote[process]
+                        self._remote_changed(rt, remote)
+                if rt.subscribers or rt.away:
+                    self._publish(rt)
 
     def _forget_if_closed(self, rt: Runtime) -> None:
         """A closed table nobody watches leaves memory (it is read back if asked for again)."""

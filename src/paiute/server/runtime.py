@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from paiute.players import Player
 from paiute.server import views
+from paiute.server.presence import Remote
 from paiute.server.pubsub import Subscriber
 from paiute.server.table import Table
 from paiute.server.tabledata import Draft
@@ -68,11 +69,39 @@ class Runtime:
         self.away: dict[int, float] = {}  # seats whose player went -> when the bot takes over
         self.rematch_lock = asyncio.Lock()
         self.presence_due: asyncio.TimerHandle | None = None  # the next presence frame
+        self.presence_publish = False  # the next presence frame also goes to the other processes
+        # What the other processes sharing the database hold of this table (paiute.server.presence)
+        self.remote: dict[str, Remote] = {}
+
+    def local_seats(self) -> frozenset[int]:
+        """The seats with a connection to this process."""
+        return frozenset(sub.seat for sub in self.subscribers if sub.seat is not None)
+
+    def local_spectators(self) -> int:
+        return sum(1 for sub in self.subscribers if sub.seat is None)
 
     def presence(self) -> views.Presence:
-        seats = frozenset(sub.seat for sub in self.subscribers if sub.seat is not None)
-        spectators = sum(1 for sub in self.subscribers if sub.seat is None)
-        return views.Presence(seats, spectators, tuple(sorted(self.away.items())))
+        """Who is at the table, over every process: the union of the connections, the
+        spectators added up, and the grace periods of the seats connected nowhere."""
+        seats = self.local_seats().union(*(remote.seats for remote in self.remote.values()))
+        spectators = self.local_spectators() + sum(remote.spectators for remote in self.remote.values())
+        away = dict(self.away)
+        for remote in self.remote.values():
+            for seat, deadline in remote.away:
+                away[seat] = min(deadline, away.get(seat, deadline))
+        shown = tuple(sorted((seat, due) for seat, due in away.items() if seat not in seats))
+        return views.Presence(seats, spectators, shown)
+
+    def connected_here(self, seat: int) -> bool:
+        """Whether ``seat`` has a connection to this process."""
+        return any(sub.seat == seat for sub in self.subscribers)
 
     def connected(self, seat: int) -> bool:
-        return any(sub.seat == seat for sub in self.subscribers)
+        """Whether ``seat`` has a connection to any process serving the table."""
+        return self.connected_here(seat) or any(seat in remote.seats for remote in self.remote.values())
+
+    def away_anywhere(self, seat: int) -> bool:
+        """Whether a grace period runs for ``seat`` here or in another process."""
+        return seat in self.away or any(
+            seat == away for remote in self.remote.values() for away, _ in remote.away
+        )
