@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from server_helpers import create, fast_limits, fast_settings, join, start, state
 
 from paiute.server import create_app
-from paiute.server.presence import message, parse
+from paiute.server.presence import TTL, message, parse
 
 
 def hear(client: TestClient, payload: str) -> None:
@@ -49,6 +49,25 @@ def test_another_process_s_connection_counts_then_its_stop_starts_the_grace_here
         hear(client, message(service.process_id, table_id, {1}, 0, {}))
         hear(client, '{"p": "x", "t": "' + table_id + '", "s": [99], "n": 0, "a": []}')
         assert bo(state(client, table_id))["connected"] is False
+
+
+def test_a_process_not_heard_from_is_forgotten_and_its_seat_starts_its_grace_here(db_url: str) -> None:
+    now = [1000.0]
+    app = create_app(db_url, limits=fast_limits(), settings=fast_settings(), clock=lambda: now[0])
+    with TestClient(app) as client:
+        table_id, token = create(client, seats=2, bots=None)
+        join(client, table_id, "Bo")
+        start(client, table_id, token)
+        service = client.app.state.service  # type: ignore[attr-defined]
+        hear(client, message("other", table_id, {1}, 0, {}))
+        now[0] += TTL  # not yet
+        client.portal.call(service._beat)  # type: ignore[union-attr]
+        assert bo(state(client, table_id))["connected"] is True
+        now[0] += 1.0  # the other process died: nothing heard for longer than TTL
+        client.portal.call(service._beat)  # type: ignore[union-attr]
+        view = state(client, table_id)
+        assert bo(view)["connected"] is False
+        assert bo(view)["away_until"] == now[0] + service.settings.away_grace
 
 
 def test_a_presence_message_is_read_back_and_bad_ones_are_refused() -> None:

@@ -515,17 +515,22 @@ class ServiceCore:
         self._kick(rt)
 
     async def _heartbeat(self) -> None:
-        """Repeat this process's presence messages, and forget the processes not heard from."""
+        """Every :data:`~paiute.server.presence.HEARTBEAT` seconds, :meth:`_beat`."""
         while not self._closing:
             await asyncio.sleep(presence.HEARTBEAT)
-            now = self.clock()
-            for rt in list(self.runtimes.values()):
-                for process, remote in list(rt.remote.items()):
-                    if now - remote.heard > presence.TTL:  # that process died
-                        del rt.remote[process]
-                        self._remote_changed(rt, remote)
-                if rt.subscribers or rt.away:
-                    self._publish(rt)
+            self._beat()
+
+    def _beat(self) -> None:
+        """Forget the processes not heard from for :data:`~paiute.server.presence.TTL` seconds
+        (they died: their seats count as gone), and repeat this process's own messages."""
+        now = self.clock()
+        for rt in list(self.runtimes.values()):
+            for process, remote in list(rt.remote.items()):
+                if now - remote.heard > presence.TTL:
+                    del rt.remote[process]
+                    self._remote_changed(rt, remote)
+            if rt.subscribers or rt.away:
+                self._publish(rt)
 
     def _forget_if_closed(self, rt: Runtime) -> None:
         """A closed table nobody watches leaves memory (it is read back if asked for again)."""
