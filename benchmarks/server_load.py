@@ -17,6 +17,7 @@ event-loop lag is inside the latency (its CPU share is printed beside it).
     .venv/bin/python benchmarks/server_load.py                      # 200 clients, 50 tables
     .venv/bin/python benchmarks/server_load.py --deals 2 --seconds 60 --json out.json
     .venv/bin/python benchmarks/server_load.py --tables 10 --profile prof.out  # cProfile the server
+    .venv/bin/python benchmarks/server_load.py --py-spy stacks.txt  # sample it (the test extra)
 
 The goal (issue 5): p99 < 100 ms with SQLite, 200 clients on 50 tables, on this 2-core machine,
 with every limit of the server on (issue 13): each simulated person connects from its own
@@ -31,6 +32,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import statistics
 import subprocess
@@ -327,13 +329,31 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     parser.add_argument("--profile", type=Path, help="run the server under cProfile, write the stats here")
+    parser.add_argument(
+        "--py-spy",
+        type=Path,
+        help="sample the server's stacks with py-spy while the clients play (raw folded stacks here)",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="paiute-load-") as directory:
         server = Server(Path(directory), args.profile)
+        spy = None
         try:
             clients = set_up(server.url, args.tables, args.seats, args.deals, args.seed)
+            if args.py_spy:
+                # A sampling profile of the running server (its CPU as it is, unlike cProfile's).
+                binary = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+                record = [binary, "record", "-p", str(server.process.pid), "-f", "raw", "-r", "100"]
+                spy = subprocess.Popen(
+                    [*record, "--nonblocking", "-o", str(args.py_spy)],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
             stats, wall, server_cpu, client_cpu = asyncio.run(run_clients(server, clients, args))
         finally:
+            if spy is not None:
+                spy.send_signal(signal.SIGINT)  # py-spy writes its file on Ctrl-C
+                spy.wait(timeout=60)
             server.stop()
     ms = [value * 1000 for value in stats.latencies]
     figures = {
@@ -391,6 +411,8 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps(figures, indent=2) + "\n")
     if args.profile:
         print(f"server profile: {args.profile} (python -m pstats {args.profile})")
+    if args.py_spy:
+        print(f"server samples: {args.py_spy} (folded stacks: flamegraph.pl, speedscope)")
     return 0
 
 

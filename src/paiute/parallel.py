@@ -19,7 +19,16 @@ from typing import Any, Protocol, TypeVar
 
 from paiute.errors import N_, Message, PaiuteError
 
-__all__ = ["BACKENDS", "ParallelError", "StopFlag", "default_workers", "parallel_map", "ray_cluster"]
+__all__ = [
+    "BACKENDS",
+    "ParallelError",
+    "StopFlag",
+    "default_workers",
+    "parallel_map",
+    "process_pool",
+    "ray_cluster",
+    "stop_pool",
+]
 
 #: Where jobs run: local processes (or in-process with one worker), or a Ray cluster.
 BACKENDS = ("local", "ray")
@@ -49,6 +58,37 @@ def default_workers() -> int:
 def _ignore_interrupts() -> None:
     # Ctrl-C reaches the whole process group: only the parent decides what to stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def process_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
+    """A pool of ``workers`` fresh interpreters (forkserver: never a fork of a process whose
+    other threads may hold locks) that leave Ctrl-C to their parent; end it with :func:`stop_pool`."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    return concurrent.futures.ProcessPoolExecutor(workers, context, initializer=_ignore_interrupts)
+
+
+def stop_pool(executor: concurrent.futures.Executor, *, wait: bool = False, seconds: float = 5.0) -> None:
+    """End ``executor`` and its processes: what is queued is cancelled, what runs is stopped.
+
+    A running task cannot be cancelled: its process is terminated (the workers ignore Ctrl-C),
+    and with ``wait`` each one is waited for (at most ``seconds``, then killed), so that none
+    outlives the caller. ProcessPoolExecutor has no public way before Python 3.14, and
+    shutdown() forgets its processes, so they are taken first.
+    """
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()
+    if not wait:
+        return
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(seconds)
+            if process.is_alive():
+                process.kill()
+                process.join(seconds)
 
 
 def parallel_map(
@@ -102,9 +142,7 @@ def _process_map(
 ) -> Generator[tuple[int, R], None, None]:
     # Workers start from a fresh interpreter (forkserver), never a fork of a process whose
     # other threads (a progress bar) may hold locks; built-in players register on import.
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    executor = concurrent.futures.ProcessPoolExecutor(workers, context, initializer=_ignore_interrupts)
+    executor = process_pool(workers)
     pending: dict[concurrent.futures.Future[R], int] = {}
     submitted = 0
     finished = False
@@ -125,14 +163,7 @@ def _process_map(
         if finished:
             executor.shutdown(wait=True)
         else:
-            # A running task cannot be cancelled: stop its process (the workers ignore
-            # Ctrl-C). ProcessPoolExecutor has no public way before Python 3.14, and
-            # shutdown() forgets its processes, so take them first.
-            processes = list((getattr(executor, "_processes", None) or {}).values())
-            executor.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                with contextlib.suppress(Exception):
-                    process.terminate()
+            stop_pool(executor)  # a running task cannot be cancelled: its process is stopped
 
 
 def _import_ray() -> Any:

@@ -90,6 +90,10 @@ def browser() -> Iterator[Browser]:
 class TablePage:
     """One seat's (or a spectator's) table page, driven by clicks like a person would."""
 
+    #: Where this page cuts (R2.4); None: where the page proposes (a secure random position).
+    #: With a seeded server (``--insecure-deal-seed``) a chosen cut makes every deal the same.
+    cut_at: int | None = None
+
     def __init__(self, page: Page) -> None:
         self.page = page
         self.played: dict[str, int] = {}  # turns this seat has played, per deal
@@ -135,6 +139,9 @@ class TablePage:
         status = self.data("status")
         if status == "cut":
             if self.page.locator("#cut-controls").is_visible():
+                if self.cut_at is not None:  # a chosen cut, not the page's random one
+                    self.page.fill("#cut-number", str(self.cut_at))
+                    self.page.locator("#cut-number").dispatch_event("change")
                 self._click_and_wait("#cut-button")
                 return "cut"
             return None

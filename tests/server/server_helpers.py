@@ -236,13 +236,17 @@ def reaped_popen(command: list[str], **kwargs: Any) -> Any:
 
 
 def kill_group(process: Any) -> None:
-    """SIGKILL the process and its group, and wait for it."""
+    """SIGKILL the process and its group, and wait for it.
+
+    The group even when the process itself has already exited: what it started (worker
+    processes, a forkserver) may still be there, and its group id stays theirs (the kernel
+    never hands out a process id that is still a group's)."""
     import signal
 
-    if process.poll() is None:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):  # the group is empty
+        if process.poll() is None:
             process.kill()
     process.wait()
     _LIVE.discard(process)

@@ -67,7 +67,9 @@ def test_serve_runs_as_a_process_and_prints_its_address(tmp_path: Path) -> None:
         line = lines[0]
         assert line.startswith("paiute serve: serving at http://127.0.0.1:"), line
         address = line.split()[4]
-        assert httpx.get(address + "api/health", timeout=10).json()["ok"] is True
+        health = httpx.get(address + "api/health", timeout=10).json()
+        assert health["ok"] is True
+        assert health["deals"] == "secure"  # R10.1: without --insecure-deal-seed, always
         created = httpx.post(address + "api/tables", json={"player_name": "Ana", "seats": 2}, timeout=10)
         assert created.status_code == 201
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import logging
 import os
 import socket
@@ -12,7 +13,7 @@ from typing import Any
 
 from paiute.cli.common import check_output_dir
 from paiute.errors import N_, PaiuteError
-from paiute.i18n import Translator, translator
+from paiute.i18n import Translator, choose_language, translator
 
 __all__ = ["database_url", "register", "run"]
 
@@ -188,7 +189,27 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         choices=["critical", "error", "warning", "info", "debug"],
         help=_(N_("how much the server logs (default warning)")),
     )
+    # Tests only, and so left out of --help: deal from a seeded generator (paiute.server.deals).
+    # Refused unless the server listens on a loopback address with no proxy in front of it.
+    parser.add_argument("--insecure-deal-seed", type=int, default=None, help=argparse.SUPPRESS)
     parser.set_defaults(run=run)
+
+
+def check_insecure_seed(address: str, trusted_proxies: list[str]) -> None:
+    """Refuse ``--insecure-deal-seed`` on a server others could reach: one bound to an
+    address that is not loopback, or behind a reverse proxy (which forwards the world to it)."""
+    try:
+        loopback = ipaddress.ip_address(address.split("%", 1)[0]).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback or trusted_proxies:
+        raise PaiuteError(
+            N_(
+                "--insecure-deal-seed is for tests only: it is refused unless the server listens on "
+                "a loopback address (127.0.0.1 or ::1) with no --trusted-proxy (it listens on {address})"
+            ),
+            address=address,
+        )
 
 
 def database_url(db: str | None, data_dir: Path | None) -> str:
@@ -269,6 +290,23 @@ def run(args: argparse.Namespace) -> int:
         store.dispose()
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
+    seed = getattr(args, "insecure_deal_seed", None)
+    if seed is not None:
+        try:
+            check_insecure_seed(host, args.trusted_proxy)  # the address really bound, not the name
+        except PaiuteError:
+            sock.close()
+            raise
+        _ = translator(getattr(args, "lang", None) or choose_language()).gettext
+        warning = _(
+            N_(
+                "paiute serve: WARNING: INSECURE DEALS (--insecure-deal-seed {seed}): every deal "
+                "comes from a seeded generator, not the secure source (R10.1); anyone who knows the "
+                "seed knows every hand. For tests only: never let real players use this server."
+            ),
+            seed=str(seed),
+        )
+        print(warning, file=sys.stderr, flush=True)
     shown = f"[{host}]" if ":" in host else host
     address = f"http://{shown}:{port}/"
     display = store.display_url
@@ -286,6 +324,7 @@ def run(args: argparse.Namespace) -> int:
         ws_burst=2 * rate,
         http_rate=rate,
         http_burst=3 * rate,
+        insecure_deal_seed=seed,
     )
     address_rate = args.address_rate if args.address_rate > 0 else 1e12
     limits = Limits(

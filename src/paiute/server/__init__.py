@@ -4,10 +4,12 @@
 >>> Settings(bot_delay=0).bot_delay
 0
 
-Modules: :mod:`~paiute.server.table` (a table's pure state, rebuilt from its events),
+Modules: :mod:`~paiute.server.table` (a table's pure state, rebuilt from its events, and the
+plans for new ones; its values in :mod:`~paiute.server.tabledata`),
 :mod:`~paiute.server.views` (the one builder of everything a client is sent),
 :mod:`~paiute.server.db` and :mod:`~paiute.server.migrate` (storage),
-:mod:`~paiute.server.service` (the commit path, bots, clocks), :mod:`~paiute.server.pubsub`
+:mod:`~paiute.server.core` (the commit path, bots, clocks), :mod:`~paiute.server.service`
+(the requests and connections over it), :mod:`~paiute.server.pubsub`
 (fan-out, PostgreSQL LISTEN/NOTIFY), :mod:`~paiute.server.api` and :mod:`~paiute.server.ws`
 (HTTP and WebSocket), :mod:`~paiute.server.app` (the application factory).
 """

@@ -223,7 +223,13 @@ def _seat_cookie(request: Request, response: Response, table_id: str, token: str
 
 @router.get("/health", summary="Whether the server is up (and its database was migrated)")
 async def health(request: Request) -> dict[str, Any]:
-    return {"ok": True, "tables": len(service_of(request).runtimes)}
+    service = service_of(request)
+    # "deals": "seeded" only on a test server (--insecure-deal-seed): its hands are known.
+    return {
+        "ok": True,
+        "tables": len(service.runtimes),
+        "deals": "secure" if service.deals.secure else "seeded",
+    }
 
 
 @router.get("/i18n/{lang}", summary="The web pages' messages in a language (gettext catalogue as JSON)")

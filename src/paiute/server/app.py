@@ -80,7 +80,9 @@ def create_app(
         try:
             yield
         finally:
+            # The worker processes end with the server (SIGTERM and Ctrl-C come here too).
             await reviews.shutdown(app)
+            await hints.shutdown(app)
             await service.stop()
 
     # /docs is served below from the fastapi-offline package's assets (no CDN: it works offline).

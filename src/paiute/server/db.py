@@ -289,6 +289,13 @@ class Store:
         finally:
             connection.close()
 
+    def notify(self, payload: str) -> None:
+        """Send ``payload`` to every process LISTENing (PostgreSQL): a presence message."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                text("SELECT pg_notify(:channel, :payload)"), {"channel": NOTIFY_CHANNEL, "payload": payload}
+            )
+
     def append_many(self, changes: list[Change]) -> list[Exception | None]:
         """Store several tables' changes (no lock held, SQLite) in ONE transaction: group commit.
 

@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import multiprocessing
-import signal
 from collections import OrderedDict
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -31,10 +29,11 @@ from fastapi import Path as PathParam
 from paiute.errors import N_
 from paiute.hint import hint
 from paiute.observation import Observation
+from paiute.parallel import process_pool, stop_pool
 from paiute.server.api import ERROR_RESPONSES, Limited, bearer_token, service_of
 from paiute.server.errors import ServiceError
 
-__all__ = ["HintSettings", "router"]
+__all__ = ["HintSettings", "router", "shutdown"]
 
 TableId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="the table's id")]
 
@@ -52,11 +51,6 @@ class HintSettings:
     processes: bool = True  # False: threads of this process (tests; no process start-up)
 
 
-def _ignore_interrupts() -> None:
-    # Ctrl-C reaches the whole process group: only the server decides what to stop.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _work(
     observation: Observation, playouts: int, draw_playouts: int, budget_ms: float | None, seed: int
 ) -> dict[str, Any]:
@@ -72,9 +66,7 @@ class _Hints:
         self.settings = settings
         self.pool: Executor
         if settings.processes:
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-            self.pool = ProcessPoolExecutor(settings.workers, context, initializer=_ignore_interrupts)
+            self.pool = process_pool(settings.workers)
         else:
             self.pool = ThreadPoolExecutor(max_workers=settings.workers, thread_name_prefix="paiute-hint")
         self.under_way = 0  # changed on the event loop only
@@ -127,6 +119,14 @@ def _hints_of(request: Request) -> _Hints:
     if hints is None:
         hints = state.hints = _Hints(getattr(state, "hint_settings", None) or HintSettings())
     return hints
+
+
+async def shutdown(app: Any) -> None:
+    """End the hint workers of ``app`` (the server is stopping): none outlives it."""
+    hints: _Hints | None = getattr(app.state, "hints", None)
+    if hints is not None:
+        app.state.hints = None
+        await asyncio.to_thread(stop_pool, hints.pool, wait=True)
 
 
 def _seed(table_id: str, version: int, seat: int) -> int:

@@ -11,7 +11,8 @@ Across processes sharing one PostgreSQL database, every commit also sends
 :class:`Listener` keeps one psycopg 3 async connection LISTENing and hands each notification
 to the service, which reads the new events from the database, applies them and fans them
 out to its own subscribers. After the listening connection is lost and made again, every
-table is caught up, since notifications sent meanwhile are gone.
+table is caught up, since notifications sent meanwhile are gone. The same channel carries
+each process's presence (who is connected to it, JSON objects: :mod:`paiute.server.presence`).
 """
 
 from __future__ import annotations
@@ -64,11 +65,13 @@ class Listener:
         channel: str,
         on_notify: Callable[[str, int], None],
         on_connect: Callable[[], Awaitable[None]],
+        on_presence: Callable[[str], None] | None = None,
     ) -> None:
         self.url = url
         self.channel = channel
         self.on_notify = on_notify
         self.on_connect = on_connect
+        self.on_presence = on_presence
         self.ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -96,6 +99,10 @@ class Listener:
                     delay = 0.5
                     self.ready.set()
                     async for notify in connection.notifies():
+                        if notify.payload.startswith("{"):  # a process's presence (a JSON object)
+                            if self.on_presence is not None:
+                                self.on_presence(notify.payload)
+                            continue
                         table_id, _, version = notify.payload.rpartition(":")
                         if table_id and version.isdigit():
                             self.on_notify(table_id, int(version))

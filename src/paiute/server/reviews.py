@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import multiprocessing
 import os
 import time
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, insert
 from sqlalchemy.exc import IntegrityError
 
 from paiute.i18n import N_
+from paiute.parallel import process_pool, stop_pool
 from paiute.record import Record
 from paiute.review import DEFAULT_PLAYOUTS, Decision, DecisionPoint, Review, decision_points, summarize
 from paiute.server.api import ERROR_RESPONSES, DealNumber, Limited, TableId, service_of
@@ -144,9 +144,7 @@ class Reviewer:
         job.total = len(points)
         if self._pool is None:
             # A fresh interpreter, never a fork of the threaded server (see paiute.parallel).
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-            self._pool = concurrent.futures.ProcessPoolExecutor(1, context)
+            self._pool = process_pool(1)
         decisions = []
         for point in points:
             arguments = (point, self.playouts, REVIEW_SEED)
@@ -163,11 +161,8 @@ class Reviewer:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
-                with contextlib.suppress(Exception):
-                    process.terminate()
-            self._pool = None
+            pool, self._pool = self._pool, None
+            await asyncio.to_thread(stop_pool, pool, wait=True)  # none outlives the server
 
 
 def reviewer_of(app: FastAPI) -> Reviewer:

@@ -14,16 +14,14 @@ takes no randomness at all (:class:`QueuedChance`).
 
 from __future__ import annotations
 
-import secrets
 from collections import Counter, deque
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any
 
 from paiute.actions import Action
 from paiute.cards import Card
-from paiute.chance import RecordedChance, SecureChance
-from paiute.deal import Deal, Event, Phase
+from paiute.chance import Chance, RecordedChance
+from paiute.deal import Deal, Phase
 from paiute.errors import N_, IllegalActionError, PaiuteError
 from paiute.fairness import (
     CommittingChance,
@@ -31,15 +29,33 @@ from paiute.fairness import (
     commitment_hash,
     cut,
     new_salt,
-    secure_order,
 )
 from paiute.match import Match
-from paiute.players import LEVELS, Player
+from paiute.players import Player
 from paiute.rules import RuleSet
+from paiute.server.deals import SECURE_DEALS, DealSource
 from paiute.server.errors import ServiceError
 from paiute.server.names import NAME_LIMIT, clashes  # noqa: F401 (NAME_LIMIT: as before)
-from paiute.server.names import clean_name as _clean_name
 from paiute.server.proofs import DealProof, Pending, QueuedChance
+from paiute.server.tabledata import (  # noqa: F401 (re-exported: the table's values, as before)
+    AUTOPLAY_REASONS,
+    BOTS,
+    CHAT_KEPT,
+    CHAT_LIMIT,
+    CHAT_PER_SEAT,
+    CHAT_STORED,
+    CLOCK_BOT,
+    IN_MATCH,
+    STATUSES,
+    Draft,
+    Seat,
+    TableConfig,
+    TableEvent,
+    bot_name,
+    clean_chat,
+    clean_name,
+    status_after,
+)
 
 __all__ = [
     "BOTS",
@@ -53,22 +69,6 @@ __all__ = [
     "status_after",
 ]
 
-#: The bots a table may seat (a closed list: a client cannot ask for an expensive search):
-#: the levels people choose from (paiute.players.LEVELS) and three specs kept for old clients.
-BOTS: tuple[str, ...] = (*LEVELS, "greedy", "random", "ismcts:ms=200")
-#: Where the clock and timeouts play for a seat (the issue: the server plays a greedy turn).
-CLOCK_BOT = "greedy"
-#: Why a person's seat is played by the bot (event ``autoplay``): its player's connection went
-#: and the grace period ran out, the host handed the absent seat over, the player left during
-#: the match, or the clock ran out while the seat had no connection.
-AUTOPLAY_REASONS = ("away", "host", "left", "clock")
-#: The statuses in which a match is under way (seats are held for the whole match).
-IN_MATCH = ("cut", "playing", "deal_over")
-CHAT_LIMIT = 200
-#: Chat lines a table stores, and one seat may say there; past them more are refused (a flood
-#: cannot fill the database, and one seat cannot use up the others' chat).
-CHAT_STORED = 500
-CHAT_PER_SEAT = 150
 # Why a move is refused when no deal is in play: one whole message per table status.
 _NOT_PLAYING: dict[str, str] = {
     "waiting": N_("no deal is being played (the table is waiting)"),
@@ -77,105 +77,6 @@ _NOT_PLAYING: dict[str, str] = {
     "deal_over": N_("no deal is being played (the table is deal_over)"),
     "closed": N_("no deal is being played (the table is closed)"),
 }
-CHAT_KEPT = 50
-STATUSES = ("waiting", "cut", "playing", "deal_over", "closed")
-
-
-# -- configuration and seats --------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class TableConfig:
-    """What the creator chose; fixed for the table's life."""
-
-    name: str
-    rules: RuleSet
-    seats: int
-    chips: int
-    bots: str | None = None
-    private: bool = False
-    turn_seconds: int | None = None
-    max_deals: int | None = None
-    invite: str | None = None  # the invitation code of a private table
-    bank_seconds: int = 0  # each seat's time bank, spent when a turn takes longer than turn_seconds
-
-    def __post_init__(self) -> None:
-        self.rules.check_players(self.seats)  # R2.1, R4.6
-        if self.bots is not None and self.bots not in BOTS:
-            raise PaiuteError(f"unknown bot {self.bots!r} (bots: {', '.join(BOTS)})")
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "name": self.name,
-            "rules": self.rules.to_dict(),
-            "seats": self.seats,
-            "chips": self.chips,
-            "bots": self.bots,
-            "private": self.private,
-            "turn_seconds": self.turn_seconds,
-            "max_deals": self.max_deals,
-            "invite": self.invite,
-            "bank_seconds": self.bank_seconds,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TableConfig:
-        return cls(
-            name=data["name"],
-            rules=RuleSet.from_dict(data["rules"]),
-            seats=data["seats"],
-            chips=data["chips"],
-            bots=data.get("bots"),
-            private=data.get("private", False),
-            turn_seconds=data.get("turn_seconds"),
-            max_deals=data.get("max_deals"),
-            invite=data.get("invite"),
-            bank_seconds=data.get("bank_seconds", 0),
-        )
-
-
-@dataclass(slots=True)
-class Seat:
-    """A seat: empty (``name is None``), a person holding a token (its hash), or a bot."""
-
-    name: str | None = None
-    token: str | None = None  # SHA-256 hex of the seat token, never the token itself
-    bot: str | None = None
-
-    @property
-    def taken(self) -> bool:
-        return self.name is not None
-
-
-# -- events -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Draft:
-    """An event not yet stored: its type, seat, public data and server-only secret data."""
-
-    type: str
-    seat: int | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-    secret: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class TableEvent:
-    """A stored event. ``data`` may be shown (through the views); ``secret`` never is.
-
-    ``engine`` and ``deal`` are filled in memory by :meth:`Table.apply`: the engine's record
-    of an action (whose drawn card the views hide from other seats, R9) and the deal number.
-    """
-
-    version: int
-    type: str
-    seat: int | None
-    data: dict[str, Any]
-    secret: dict[str, Any]
-    created: float
-    engine: Event | None = None
-    deal: int | None = None
 
 
 # -- the table ----------------------------------------------------------------------------
@@ -184,8 +85,16 @@ class TableEvent:
 class Table:
     """The state of one table: seats, status, the match, the event log and the chat."""
 
-    def __init__(self, table_id: str, config: TableConfig, created: float = 0.0) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        config: TableConfig,
+        created: float = 0.0,
+        *,
+        deals: DealSource = SECURE_DEALS,
+    ) -> None:
         self.id = table_id
+        self.deals = deals  # where the plans' chance comes from (R10.1; seeded only in tests)
         self.config = config
         self.created = created
         self.seats = [Seat() for _ in range(config.seats)]
@@ -545,7 +454,7 @@ class Table:
             assert spec is not None
             names[index] = bot_name(spec, index, names)
         # R2.3: the first dealer is chosen at random (R10.1: securely).
-        dealer = secrets.randbelow(len(self.seats))
+        dealer = self.deals.dealer(len(self.seats))
         started = Draft("started", seat, {"bots": bots, "names": names, "dealer": dealer})
         return [started, self._commit_deal(1, dealer)]
 
@@ -577,7 +486,7 @@ class Table:
 
     def _commit_deal(self, number: int, dealer: int) -> Draft:
         # R10.2: a secure, uniform order (R10.1), a secret salt, the hash published before the cut.
-        order = secure_order(self.rules.jokers)
+        order = self.deals.order(self.rules.jokers, number)
         salt = new_salt()
         cutter = (dealer - 1) % len(self.seats)  # R2.4: the player to the dealer's right
         data = {"deal": number, "dealer": dealer, "cutter": cutter, "sha256": commitment_hash(order, salt)}
@@ -594,7 +503,7 @@ class Table:
             )
         size = self.rules.pack_size
         if position is None:
-            position = secrets.randbelow(size)  # a cut on the cutter's behalf (R2.4, R10.1)
+            position = self.deals.cut(size, self._pending.deal)  # on the cutter's behalf (R2.4, R10.1)
         elif not 0 <= position < size:
             raise ServiceError(
                 "bad_request", N_("R2.4 the cut is a position from 0 to {last}"), "R2.4", last=size - 1
@@ -615,7 +524,7 @@ class Table:
                 current=deal.current_seat,
                 seat=seat,
             )
-        chance = CommittingChance(SecureChance())
+        chance = CommittingChance(self._rebuild_chance())
         return self._play(deal.copy(chance), chance, action, seat, by)
 
     def plan_turn(self, seat: int, player: Player, by: str, *, whole_turn: bool) -> list[Draft]:
@@ -623,7 +532,7 @@ class Table:
         deal = self._playing_deal()
         if seat != deal.current_seat:
             raise ServiceError("not_your_turn", N_("R4.1 it is seat {seat}'s turn"), seat=deal.current_seat)
-        chance = CommittingChance(SecureChance())
+        chance = CommittingChance(self._rebuild_chance())
         trial = deal.copy(chance)
         drafts: list[Draft] = []
         for _ in range(2):  # a turn is a draw and a discard or call (R4.2)
@@ -631,6 +540,10 @@ class Table:
             if not whole_turn or trial.is_over or trial.current_seat != seat or trial.phase is Phase.DRAW:
                 break
         return drafts
+
+    def _rebuild_chance(self) -> Chance:
+        # R4.6, R10.1: a stock rebuilt by this change is shuffled by the table's source.
+        return self.deals.rebuilds(self.deal_number or 0, self.version)
 
     def _playing_deal(self) -> Deal:
         deal = self.deal
@@ -679,33 +592,3 @@ class Table:
         if self.status == "cut":
             return [*drafts, *self.plan_cut(seat, None, "clock")]
         return [*drafts, *self.plan_turn(seat, player, "clock", whole_turn=True)]
-
-
-_STATUS_AFTER = {"commitment": "cut", "deal": "playing", "deal_over": "deal_over", "closed": "closed"}
-
-
-def status_after(status: str, drafts: Iterable[Draft]) -> str:
-    """The table's status once ``drafts`` are applied (kept in the database for listing)."""
-    for draft in drafts:
-        status = _STATUS_AFTER.get(draft.type, status)
-    return status
-
-
-def clean_name(name: str) -> str:
-    """A display name: NFKC, visible, 1 to 32 characters (:mod:`paiute.server.names`)."""
-    return _clean_name(name)
-
-
-def clean_chat(text: str) -> str:
-    """A chat line: printable, 1 to 200 characters."""
-    line = " ".join("".join(ch for ch in text if ch.isprintable()).split())
-    if not 1 <= len(line) <= CHAT_LIMIT:
-        raise ServiceError("bad_request", N_("a chat line has 1 to {limit} characters"), limit=CHAT_LIMIT)
-    return line
-
-
-def bot_name(spec: str, seat: int, taken: Sequence[str | None]) -> str:
-    """A bot's display name, e.g. "Greedy 3" for a greedy bot at seat 2."""
-    base = spec.split(":")[0].upper() if spec.startswith("ismcts") else spec.split(":")[0].capitalize()
-    name = f"{base} {seat + 1}"
-    return name if name not in taken else f"{base} bot {seat + 1}"

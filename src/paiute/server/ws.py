@@ -27,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from paiute.i18n import DEFAULT_LANGUAGE, N_
+from paiute.server import views
 from paiute.server.api import ActionBody, ChatBody, CutBody, SeatBody, StartBody
 from paiute.server.errors import ServiceError
 from paiute.server.guard import Guard, client_address, may_see
@@ -60,7 +61,7 @@ _MODELS: dict[str, type[BaseModel]] = {
 
 
 def _dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+    return views.dumps(message)
 
 
 def _error(error: ServiceError, client_id: str | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
