@@ -163,7 +163,7 @@ def play_deal(
         elif rng.random() < epsilon:
             index = int(rng.integers(len(legal)))
         else:
-            index = int(network(rows).argmax())
+            index = network.choose(rows)
         decisions.append(Decision(rows, index, seat))
         deal.apply(legal[index])
     outcome = deal.outcome
@@ -291,7 +291,7 @@ def train(
             loss = fit_dmc(params, opt, np.concatenate(buffer_x), np.concatenate(buffer_y), args.epochs, rng)
         else:
             loss = fit_pg(params, opt, decisions, y)
-        network = QNetwork(tuple(p.copy() for p in params))
+        network = QNetwork(tuple(p.copy() for p in params), args.threshold if method == "dmc" else 0.0)
         mid, low, high = evaluate(network, args.eval_boards, args.eval_seed, workdir, f"{method}-{iteration}")
         cpu = time.process_time() - started
         curve.append(
@@ -352,6 +352,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--buffer", type=int, default=4, help="DMC: iterations of data kept")
     parser.add_argument("--epsilon", type=float, default=0.1)
     parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        default=0.0,
+        help="DMC: leave greedy's choice only for an action whose Q is higher by more than this",
+    )
     parser.add_argument("--eval-boards", type=int, default=300)
     parser.add_argument("--eval-seed", type=int, default=2026)
     parser.add_argument("--seed", type=int, default=1)

@@ -145,3 +145,31 @@ def test_quick_training_writes_weights_the_player_loads(
     while not deal.is_over:
         deal.apply(player.act(deal.observation(deal.current_seat)))
     assert deal.outcome is not None
+
+
+def test_threshold_keeps_greedys_choice_unless_another_action_is_clearly_better() -> None:
+    """QNetwork.choose: argmax of Q, but greedy's choice (the last feature) unless beaten by
+    more than the threshold."""
+    rows = np.zeros((3, NUM_FEATURES), dtype=np.float32)
+    rows[1, -1] = 1.0  # greedy plays the second action
+    rows[2, 0] = 1.0  # the third differs in one input
+    hidden = 2
+    w1 = np.zeros((NUM_FEATURES, hidden), dtype=np.float32)
+    w1[0, 0] = 1.0
+    w2 = np.eye(hidden, dtype=np.float32)
+    w3 = np.array([[0.5], [0.0]], dtype=np.float32)
+    zero = np.zeros(hidden, dtype=np.float32)
+    weights = (w1, zero, w2, zero, w3, np.zeros(1, dtype=np.float32))
+    assert QNetwork(weights).choose(rows) == 2  # Q: 0, 0, 0.5
+    assert QNetwork(weights, threshold=0.4).choose(rows) == 2
+    assert QNetwork(weights, threshold=0.6).choose(rows) == 1
+
+
+def test_saved_networks_load_with_their_threshold(tmp_path: Path) -> None:
+    network = QNetwork.initial(hidden=8, seed=3)
+    path = tmp_path / "n.npz"
+    QNetwork(network.weights, threshold=0.25).save(path, method="dmc")
+    loaded = QNetwork.load(path)
+    assert loaded.threshold == pytest.approx(0.25)
+    rows = np.ones((2, NUM_FEATURES), dtype=np.float32)
+    assert np.allclose(loaded(rows), network(rows))

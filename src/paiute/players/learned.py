@@ -4,8 +4,9 @@ For every legal action of its seat's :class:`~paiute.observation.Observation` (R
 builds one row of features (:func:`paiute.players.learned_features.action_features`: the
 position, what the action does to the hand, greedy's estimates and greedy's own choice),
 scores the rows with a two-layer network ``Q(s, a)`` that estimates the chips the seat ends the
-deal with (R8.2), and plays the best; ties go to the first legal action, so the player is
-deterministic. The weights ship with the package (``data/learned.npz``) and are read once per
+deal with (R8.2), and plays the best (it leaves greedy's choice only for an action whose ``Q``
+is higher by more than the network's ``threshold``); ties go to the first legal action, so the
+player is deterministic. The weights ship with the package (``data/learned.npz``) and are read once per
 process, the first time a decision is made. How they were trained, and how the player fares
 against ``random``, ``greedy`` and ``pimc``, is in ``docs/learned.md``
 (``examples/train_learned.py`` reproduces the training).
@@ -78,5 +79,4 @@ class LearnedPlayer:
         network = _network(self.weights)
         assert isinstance(network, QNetwork)
         legal, rows = action_features(observation, self.seed)
-        values = network(rows)
-        return legal[int(values.argmax())]
+        return legal[network.choose(rows)]

@@ -288,6 +288,17 @@ class QNetwork:
     """
 
     weights: tuple[Float32Array, ...]
+    #: How much higher another action's ``Q`` must be than that of greedy's choice for
+    #: :meth:`choose` to leave greedy's choice (0: plain argmax).
+    threshold: float = 0.0
+
+    def choose(self, rows: Float32Array) -> int:
+        """The index of the row to play: the argmax of ``Q``, unless it beats greedy's choice
+        (the last feature) by no more than :attr:`threshold`; ties go to the first row."""
+        values = self(rows)
+        best = int(values.argmax())
+        greedy = int(rows[:, -1].argmax())
+        return best if values[best] - values[greedy] > self.threshold else greedy
 
     def __call__(self, rows: Float32Array) -> Float32Array:
         w1, b1, w2, b2, w3, b3 = self.weights
@@ -317,6 +328,7 @@ class QNetwork:
         names = ("w1", "b1", "w2", "b2", "w3", "b3")
         arrays: dict[str, npt.NDArray[np.generic]] = dict(zip(names, self.weights, strict=True))
         arrays["features"] = np.array(FEATURE_NAMES)
+        arrays["threshold"] = np.array(self.threshold, dtype=np.float32)
         for key, value in meta.items():
             arrays[f"meta_{key}"] = np.array(value)
         np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
@@ -329,8 +341,9 @@ class QNetwork:
             weights = tuple(
                 np.asarray(data[name], dtype=np.float32) for name in ("w1", "b1", "w2", "b2", "w3", "b3")
             )
+            threshold = float(data["threshold"]) if "threshold" in data else 0.0
         if weights[0].shape[0] != NUM_FEATURES:
             raise ValueError(
                 f"{path}: the first layer takes {weights[0].shape[0]} inputs, not {NUM_FEATURES}"
             )
-        return cls(weights)
+        return cls(weights, threshold)
