@@ -11,7 +11,8 @@ Sections (``--only``):
 
 * ``speed``: CPU time of ``act`` per decision, ``learned`` and ``greedy``, over every decision
   of ``--speed-deals`` seeded 4-seat deals of greedy self-play (the players decide the same
-  positions; forced decisions, with one legal action, are counted apart). The weights are
+  positions; forced decisions, with one legal action, are counted apart), and how often
+  learned leaves greedy's choice there. The weights are
   read once before the clock starts (a one-time cost per process, shown apart).
 * ``tournaments``: ``learned`` against each ``OPPONENT:BOARDS`` of ``--vs`` (default random,
   greedy and ``pimc:iterations=300,z=0``), 4 seats ``A B A B``, seating rotations (2 deals a
@@ -48,10 +49,11 @@ def load() -> str:
     return f"load {one:.2f} {five:.2f} {fifteen:.2f} ({os.cpu_count()} cores)"
 
 
-def speed(deals: int) -> dict[str, object]:
-    learned, greedy = make_player("learned:seed=1"), make_player("greedy:seed=1")
+def speed(deals: int, spec: str) -> dict[str, object]:
+    learned, greedy = make_player(spec, seed=1), make_player("greedy:seed=1")
     times: dict[str, list[float]] = {"learned": [], "greedy": []}
     forced: dict[str, list[float]] = {"learned": [], "greedy": []}
+    choices = departures = 0
     warm = Deal.new(RuleSet(), 4, 0, SeededChance(-1))
     warm.apply(warm.legal_actions()[0])  # draw: the discard that follows is a choice
     started = time.process_time()
@@ -62,17 +64,23 @@ def speed(deals: int) -> dict[str, object]:
         deal = Deal.new(RuleSet(), 4, seed % 4, SeededChance(seed))
         while not deal.is_over:
             observation = deal.observation(deal.current_seat)
-            chosen = None
+            picked = {}
             for name, player in (("learned", learned), ("greedy", greedy)):
                 started = time.process_time()
-                action = player.act(observation)
+                picked[name] = player.act(observation)
                 spent = time.process_time() - started
                 (forced if len(observation.legal_actions) == 1 else times)[name].append(spent)
-                if name == "greedy":
-                    chosen = action
-            assert chosen is not None
-            deal.apply(chosen)
-    result: dict[str, object] = {"deals": deals, "load": load(), "first_decision_ms": first_ms}
+            if len(observation.legal_actions) > 1:
+                choices += 1
+                departures += picked["learned"] is not picked["greedy"]
+            deal.apply(picked["greedy"])
+    result: dict[str, object] = {
+        "deals": deals,
+        "load": load(),
+        "first_decision_ms": first_ms,
+        "departures_from_greedy": departures / max(1, choices),
+    }
+    print(f"learned leaves greedy's choice in {departures} of {choices} decisions with a choice", flush=True)
     for name in ("learned", "greedy"):
         values = sorted(times[name])
         result[name] = {
@@ -93,7 +101,7 @@ def speed(deals: int) -> dict[str, object]:
     return result
 
 
-def tournaments(vs: str, seed: int) -> list[dict[str, object]]:
+def tournaments(vs: str, seed: int, learned: str) -> list[dict[str, object]]:
     rows = []
     for item in filter(None, (part.strip() for part in vs.split(","))):
         spec, _, boards = item.rpartition(":")
@@ -101,7 +109,7 @@ def tournaments(vs: str, seed: int) -> list[dict[str, object]]:
         before = load()
         started = time.monotonic()
         result = run_tournament(
-            ["learned", spec], deals=int(boards), players=4, seed=seed, workers=1, seating="rotations"
+            [learned, spec], deals=int(boards), players=4, seed=seed, workers=1, seating="rotations"
         )
         wall = time.monotonic() - started
         difference, interval = margin(result)
@@ -124,7 +132,7 @@ def tournaments(vs: str, seed: int) -> list[dict[str, object]]:
         }
         low, high = interval if interval is not None else (float("nan"), float("nan"))
         print(
-            f"learned vs {spec}: {len(result.boards)} boards ({result.deals} deals), margin "
+            f"{learned} vs {spec}: {len(result.boards)} boards ({result.deals} deals), margin "
             f"{difference:+.3f} [{low:+.3f}, {high:+.3f}] chips/deal; learned wins "
             f"{standing.win_rate:.1%} of its seats, {spec} {result.standings[1].win_rate:.1%}; "
             f"{wall:.0f} s   [{before} -> {load()}]",
@@ -142,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vs", default=DEFAULT_VS, help="OPPONENT:BOARDS,... (';' for ',' inside a spec)")
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument(
+        "--learned", default="learned", help="the learned player's spec (e.g. learned:weights=F)"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.speed_deals, args.vs = 3, "random:3,greedy:3"
@@ -149,9 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, object] = {}
     sections = {part.strip() for part in args.only.split(",")}
     if "speed" in sections:
-        report["speed"] = speed(args.speed_deals)
+        report["speed"] = speed(args.speed_deals, args.learned)
     if "tournaments" in sections:
-        report["tournaments"] = tournaments(args.vs, args.seed)
+        report["tournaments"] = tournaments(args.vs, args.seed, args.learned)
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=1))
     return 0
