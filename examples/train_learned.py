@@ -305,6 +305,9 @@ def train(
                 "loss": loss,
             }
         )
+        # Kept as it grows, so an interrupted run still has its curve.
+        partial = args.curve.with_name(f"{args.curve.stem}.{method}.partial.json")
+        partial.write_text(json.dumps(curve, indent=1))
         if mid > best_margin:
             best_network, best_margin = network, mid
         progress.update(
