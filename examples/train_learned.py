@@ -334,7 +334,7 @@ def svg_plot(curves: dict[str, list[dict[str, object]]], path: Path) -> None:
     ax.axhline(0.0, color="grey", linewidth=0.8)
     ax.set_xlabel("training deals")
     ax.set_ylabel("margin against greedy (chips/deal)")
-    ax.legend()
+    ax.legend(loc="lower right", fontsize="small")
     fig.tight_layout()
     fig.savefig(path, format="svg", metadata={"Date": None})
     plt.close(fig)
