@@ -17,7 +17,7 @@ tournament against ``greedy`` (``paiute.tournament.run_tournament``, seating rot
 training curve is its margin, in chips per deal, with a 95% interval.
 
     python examples/train_learned.py --quick            # a few seconds: the pipeline only
-    python examples/train_learned.py                    # both methods (about 30 CPU-minutes)
+    python examples/train_learned.py                    # both methods (about 12 CPU-minutes)
     python examples/train_learned.py --methods dmc --iterations 12 --out my.npz
 
 Writes the best network of the chosen method (``--out``, default the package's
