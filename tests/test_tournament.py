@@ -21,6 +21,7 @@ from paiute.tournament import (
     TournamentConfig,
     TournamentError,
     TournamentResult,
+    margin,
     play_board,
     run_tournament,
     seatings,
@@ -400,3 +401,16 @@ def test_cli_deals_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
         main(["tournament", "random", "random", "--deals", "0"])
     assert exit_info.value.code == 2
     assert "--deals: expected a whole number of at least 1" in capsys.readouterr().err
+
+
+def test_margin_is_the_paired_difference_of_the_two_bots_chips_per_deal() -> None:
+    """paiute.tournament.margin: per board, bot 0's chips per seat less bot 1's; with every
+    board seating both bots equally often its mean is the difference of the standings."""
+    result = run_tournament(["greedy", "random"], deals=6, players=4, seed=8, workers=1, seating="rotations")
+    difference, interval = margin(result)
+    first, second = result.standings
+    assert difference == pytest.approx(first.chips_per_deal - second.chips_per_deal)
+    assert interval is not None
+    assert interval[0] <= difference <= interval[1]
+    flipped, _ = margin(result, bot=1, other=0)
+    assert flipped == pytest.approx(-difference)

@@ -56,6 +56,7 @@ __all__ = [
     "TournamentResult",
     "confidence_interval",
     "default_workers",
+    "margin",
     "parallel_map",
     "play_board",
     "rate_ladder",
@@ -390,6 +391,36 @@ def confidence_interval(mean: float, samples: Sequence[float]) -> tuple[float, f
     spread = math.sqrt(sum((x - centre) ** 2 for x in samples) / (n - 1))
     half = 1.96 * spread / math.sqrt(n)
     return (mean - half, mean + half)
+
+
+def margin(
+    result: TournamentResult, bot: int = 0, other: int = 1
+) -> tuple[float, tuple[float, float] | None]:
+    """Bot ``bot``'s chips per deal less bot ``other``'s, with a 95% interval from the spread of
+    the per-board differences (paired: both played the same boards, so the luck of the cards
+    cancels out of each board's difference; ``None`` with fewer than two boards).
+
+    >>> from paiute import RuleSet
+    >>> result = run_tournament(["greedy", "random"], deals=4, players=2, seed=3, workers=1,
+    ...                         rules=RuleSet(max_rebuilds=0))
+    >>> difference, interval = margin(result)
+    >>> interval is not None and interval[0] <= difference <= interval[1]
+    True
+    """
+    differences: list[float] = []
+    for board in result.boards:
+        chips = [0, 0]
+        seats = [0, 0]
+        for deal in board.deals:
+            for seat, who in enumerate(deal.seating):
+                if who in (bot, other):
+                    side = 0 if who == bot else 1
+                    chips[side] += deal.chips[seat]
+                    seats[side] += 1
+        if seats[0] and seats[1]:
+            differences.append(chips[0] / seats[0] - chips[1] / seats[1])
+    mean = sum(differences) / len(differences) if differences else 0.0
+    return mean, confidence_interval(mean, differences)
 
 
 def _rate(model: Any, ratings: list[Any], deal: DealSummary) -> list[Any]:

@@ -3,8 +3,9 @@
 ``make_player("random")``, ``make_player("greedy")``, ``make_player("ismcts:iterations=2000")``…
 """
 
-# Importing the built-in players registers them: "random", "greedy", "mc", "ismcts", "pimc".
-from paiute.players import greedy, pimc, random_player, search  # noqa: F401
+# Importing the built-in players registers them: "random", "greedy", "mc", "ismcts", "pimc",
+# "learned".
+from paiute.players import greedy, learned, pimc, random_player, search  # noqa: F401
 from paiute.players.base import PLAYERS, Player, PlayerError, PlayerInfo, make_player, parse_spec, register
 from paiute.players.levels import DEFAULT_LEVEL, LEVELS, level_spec
 from paiute.players.play import play_deal, play_turn
