@@ -72,6 +72,8 @@ __all__ = ["GREEDY_WORK", "greedy_action", "greedy_move", "greedy_tables"]
 
 _BIG = 1000.0  # the score of a hand that makes a call now (greedy's _BIG)
 _SUPPLY = 55  # tail tables cover supplies and unseen counts 0..54
+_RANK_COUNTS = (1 << 39) - 1  # a rank key's 13 three-bit counts
+_RANK_LOW_BITS = sum(1 << (3 * rank) for rank in range(13))
 
 # The work array (int64) of one decision: where each part lives.
 W_LEGAL = 0  # 16 legal action ids
@@ -94,11 +96,12 @@ G_ROYAL = 1
 
 @functools.cache
 def _tails(horizon: int) -> np.ndarray[Any, Any]:
-    """``tail(needed, draws, supply, unseen)`` for every argument greedy can pass."""
+    """``tail(needed, draws, supply, unseen)`` for every argument greedy can pass (it asks
+    for two or more cards, ``needed <= draws``; the rest are 0.0, as ``tail`` says)."""
     table = np.zeros((horizon + 1, horizon + 1, _SUPPLY, _SUPPLY), dtype=np.float64)
-    for needed in range(horizon + 1):
-        for draws in range(horizon + 1):
-            for supply in range(_SUPPLY):
+    for draws in range(2, horizon + 1):
+        for needed in range(2, draws + 1):
+            for supply in range(needed, _SUPPLY):
                 for unseen in range(_SUPPLY):
                     table[needed, draws, supply, unseen] = tail(needed, draws, supply, unseen)
     return table
@@ -173,6 +176,9 @@ def _outs(tables: Any, g: Any, work: Any, key: int, bits: int, horizon: int, pai
     for suit in range(4):
         if _bit_count((bits >> (LANE * suit)) & SUIT_MASK) + w >= 4:
             flush_suits |= 1 << suit
+    own_flush = flush_six(tables, bits, w)
+    counts = key & _RANK_COUNTS
+    distinct = _bit_count((counts | counts >> 1 | counts >> 2) & _RANK_LOW_BITS)  # natural ranks held
     now_sum = 0.0
     later_sum = 0.0
     now_hits = 0
@@ -182,17 +188,21 @@ def _outs(tables: Any, g: Any, work: Any, key: int, bits: int, horizon: int, pai
         if not cards:
             continue
         rank_key = key + (1 << (3 * rank))
-        # one group of the suits that cannot flush, then each suit that can, alone
-        for part in range(5):
-            group = (cards & ~flush_suits) if part == 0 else (cards & flush_suits & (1 << (part - 1)))
-            if not group:
-                continue
-            suit = 0
-            while not (group >> suit) & 1:
-                suit += 1
-            code = _best_code(tables, rank_key, bits | (1 << (rank + LANE * suit)))
+        # One group of the suits that cannot flush, then each suit that can, alone. A
+        # suit that cannot flush adds no straight flush: the hand's own, if any. A fourth
+        # natural rank makes no rank-based combination (tables.rank_table holds none), so
+        # then there is nothing to look up.
+        plain = cards & ~flush_suits
+        if plain:
+            code = own_flush
+            if distinct < 3 or (key >> (3 * rank)) & 7:
+                six, five_of_six = rank_lookup(tables, rank_key)
+                if six > code:
+                    code = six
+                if five_of_six > code:
+                    code = five_of_six
             if code:
-                count = _bit_count(group)
+                count = _bit_count(plain)
                 order = code >> 12
                 value = (weights[order] + 0.002 * ((code >> 8) & 0xF)) * count
                 if order != PAIUTE or paiute_now:
@@ -201,6 +211,22 @@ def _outs(tables: Any, g: Any, work: Any, key: int, bits: int, horizon: int, pai
                 if order != PAIUTE or paiute_later:
                     later_sum += value
                     later_hits += count
+        flushy = cards & flush_suits
+        suit = 0
+        while flushy:
+            if flushy & 1:
+                code = _best_code(tables, rank_key, bits | (1 << (rank + LANE * suit)))
+                if code:
+                    order = code >> 12
+                    value = weights[order] + 0.002 * ((code >> 8) & 0xF)  # x 1 card
+                    if order != PAIUTE or paiute_now:
+                        now_sum += value
+                        now_hits += 1
+                    if order != PAIUTE or paiute_later:
+                        later_sum += value
+                        later_hits += 1
+            flushy >>= 1
+            suit += 1
     if nw:
         code = _best_code(tables, key + WILD_UNIT, bits)
         if code:
@@ -263,19 +289,24 @@ def _potential(g: Any, work: Any, key: int, bits: int, horizon: int) -> float:
     w = key >> WILD_SHIFT
     low = 2  # a combination one card away is counted exactly by _outs
     best = 0.0
-    for a in range(12, -1, -1):  # R5.1 Five of a Kind
-        ca = (key >> (3 * a)) & 7
-        if ca:
-            needed = 5 - ca - w
-            if low <= needed <= horizon:
-                supply = _bit_count((natural >> (4 * a)) & 0xF) + nw
-                value = (weights[FIVE_KIND] + 0.002 * a) * tails[needed, horizon, supply, unseen]
-                best = max(best, value)
+    # The ranks present, highest first (greedy's ``present``), 4 bits each: at most five.
+    present = 0
+    count = 0
+    for rank in range(12, -1, -1):
+        if (key >> (3 * rank)) & 7:
+            present |= rank << (4 * count)
+            count += 1
+    for i in range(count):  # R5.1 Five of a Kind
+        a = (present >> (4 * i)) & 0xF
+        needed = 5 - ((key >> (3 * a)) & 7) - w
+        if low <= needed <= horizon:
+            supply = _bit_count((natural >> (4 * a)) & 0xF) + nw
+            value = (weights[FIVE_KIND] + 0.002 * a) * tails[needed, horizon, supply, unseen]
+            best = max(best, value)
     paiute_any = work[W_PAIUTE] != 0
-    for a in range(12, -1, -1):
+    for i in range(count):
+        a = (present >> (4 * i)) & 0xF
         ca = (key >> (3 * a)) & 7
-        if not ca:
-            continue
         na = _bit_count((natural >> (4 * a)) & 0xF)
         a4 = na if ca < 4 else 0
         a3 = na if ca < 3 else 0
@@ -283,10 +314,11 @@ def _potential(g: Any, work: Any, key: int, bits: int, horizon: int) -> float:
         ca4 = ca if ca < 4 else 4
         ca3 = ca if ca < 3 else 3
         ca2 = ca if ca < 2 else 2
-        for b in range(12, -1, -1):
-            cb = (key >> (3 * b)) & 7
-            if b == a or not cb:
+        for j in range(count):
+            if j == i:
                 continue
+            b = (present >> (4 * j)) & 0xF
+            cb = (key >> (3 * b)) & 7
             nb = _bit_count((natural >> (4 * b)) & 0xF)
             b3 = nb if cb < 3 else 0
             b2 = nb if cb < 2 else 0
@@ -299,7 +331,7 @@ def _potential(g: Any, work: Any, key: int, bits: int, horizon: int) -> float:
                 if value > best:
                     value *= tails[needed, horizon, a4 + b2 + nw, unseen]
                     best = max(best, value)
-            if b > a:  # each pair of ranks once, the higher first (greedy's j < i)
+            if j < i:
                 continue
             needed = 6 - ca3 - cb3 - w  # R5.5 Three/Three
             if low <= needed <= horizon:
@@ -308,10 +340,9 @@ def _potential(g: Any, work: Any, key: int, bits: int, horizon: int) -> float:
                     value *= tails[needed, horizon, a3 + b3 + nw, unseen]
                     best = max(best, value)
             if paiute_any:  # R5.6 Paiute, where any turn allows it (R5.7)
-                for c in range(b - 1, -1, -1):
+                for k in range(j + 1, count):
+                    c = (present >> (4 * k)) & 0xF
                     cc = (key >> (3 * c)) & 7
-                    if not cc:
-                        continue
                     nc = _bit_count((natural >> (4 * c)) & 0xF)
                     c2 = nc if cc < 2 else 0
                     cc2 = cc if cc < 2 else 2
@@ -323,7 +354,8 @@ def _potential(g: Any, work: Any, key: int, bits: int, horizon: int) -> float:
                             best = max(best, value)
     for suit in range(4):  # R5.2, R5.3 straight flushes
         mask = (bits >> (LANE * suit)) & SUIT_MASK
-        if mask:
+        # (a suit with fewer cards than a window must hold has no window: 0.0)
+        if mask and _bit_count(mask) >= 5 - horizon - w:
             best = max(best, _flush_potential(g, work, suit, mask, w, horizon))
     return best
 
@@ -525,7 +557,7 @@ def greedy_action(s: Any, tables: Any, g: Any, p: Any, d: int, work: Any) -> int
     for i in range(count):
         work[W_HELD + i] = s.hands[d, seat, i]
     if s.phase[d] == DRAW:  # greedy._draw (R4.2)
-        top = int(s.discard[d, s.discard_len[d] - 1])
+        top = int(np.int64(s.discard[d, s.discard_len[d] - 1]))  # int64: one signature for _best_keep
         work[W_HELD + count] = top
         taken_key = key + card_key(wild, top)
         taken_bits = bits | card_bits(wild, top)
@@ -547,7 +579,16 @@ def greedy_action(s: Any, tables: Any, g: Any, p: Any, d: int, work: Any) -> int
                 stock = _BIG
             else:
                 stock = _best_keep(
-                    tables, g, work, wild, drawn_key, drawn_bits, count + 1, -1, danger, horizon - 1
+                    tables,
+                    g,
+                    work,
+                    wild,
+                    drawn_key,
+                    drawn_bits,
+                    count + 1,
+                    int(np.int64(-1)),
+                    danger,
+                    horizon - 1,
                 )
         else:
             stock = _score(tables, g, work, key, bits, horizon, paiute_now)
