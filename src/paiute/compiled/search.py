@@ -529,7 +529,6 @@ def warm_up() -> None:
     for policy in POLICIES:
         run_estimates(position, actions, 0, 0, 1, values, inference_weights(observation), policy)
     scratch = np.zeros(SCRATCH, dtype=np.int64)
-    policy_move(position.template, position.tables, position.ptables, position.params, 0, scratch)
     template = position.template
     template.rng[0, :] = 1  # any state but xoshiro's forbidden all-zero one
     greedy_move(template, position.tables, position.gtables, position.params, 0, scratch[_GREEDY_AT:])
