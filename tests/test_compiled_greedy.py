@@ -27,13 +27,13 @@ pytest.importorskip("numba")
 
 from paiute import Action, Card, Deal, RuleSet, SeededChance
 from paiute.actions import ActionKind
-from paiute.compiled import warm
+from paiute.compiled import search, warm
 from paiute.compiled.greedy import GREEDY_WORK, W_TIED, W_TIES, greedy_move, greedy_tables
 from paiute.compiled.rules import apply_action_one, legal_actions_one, new_deal_one
 from paiute.compiled.search import Position
 from paiute.compiled.state import LANE, OVER, RUNNING, WILD_UNIT, new_batch, rule_params
 from paiute.compiled.tables import tables
-from paiute.players import make_player
+from paiute.players import evaluate, make_player
 from paiute.players.base import PlayerError
 from paiute.players.evaluate import estimate_actions
 from paiute.players.greedy import GreedyPlayer
@@ -229,6 +229,7 @@ def test_r9_greedy_playouts_do_not_depend_on_unseen_cards_nor_threads() -> None:
 
 
 def test_policy_is_checked_and_pimc_takes_it() -> None:
+    assert tuple(search.POLICIES) == evaluate.POLICIES  # one list of names, two layers
     deal = _position(2, 6)
     observation = deal.observation(deal.current_seat)
     with pytest.raises(PlayerError, match="policy"):
