@@ -25,7 +25,7 @@ Options (``make_player("pimc:ms=100")``, ``make_player("pimc:iterations=400,seed
 * ``policy`` (default ``playout``): who plays the playouts, for every seat: ``playout``, the
   compiled essence of greedy (fastest), or ``greedy``, greedy exactly, compiled
   (:mod:`paiute.compiled.greedy`: the opponents of the playouts behave as the real
-  ``greedy`` does, at some tenth of the playouts a second).
+  ``greedy`` does, at about a sixth of the playouts a second).
 * ``seed``.
 
 **No stall** (the compiled kernels are compiled once and cached on disk, see
