@@ -12,8 +12,11 @@ Cases (every one searches the same positions, taken from greedy self-play, 4 sea
 * ``python_estimator``: ``estimate_actions(core="python")``, greedy playouts in the engine.
 * ``pimc_estimator``: ``estimate_actions(core="compiled")`` with inference, every legal action
   played out on each determinization: what ``pimc`` runs per decision (the position built
-  from the observation included).
-* ``pimc_decision``: ``pimc:iterations=N`` whole decisions (greedy's own move included).
+  from the observation included); the playouts played by the compiled playout policy.
+* ``pimc_estimator_greedy``: the same with ``policy="greedy"``: the playouts played by the
+  exact compiled greedy (:mod:`paiute.compiled.greedy`).
+* ``pimc_decision``, ``pimc_decision_greedy``: ``pimc:iterations=N`` whole decisions
+  (greedy's own move included), with each policy.
 
 The child times ``time.process_time()`` (CPU of the child) after one warm-up pass (which
 loads, or the first time compiles, the kernels: that time is reported apart, as
@@ -31,7 +34,14 @@ import sys
 import time
 from typing import Any
 
-CASES = ("ismcts", "python_estimator", "pimc_estimator", "pimc_decision")
+CASES = (
+    "ismcts",
+    "python_estimator",
+    "pimc_estimator",
+    "pimc_estimator_greedy",
+    "pimc_decision",
+    "pimc_decision_greedy",
+)
 
 
 def _positions(count: int, seed: int) -> list[Any]:
@@ -74,6 +84,14 @@ def _child(case: str, seconds: float, positions: int, seed: int) -> dict[str, An
             return estimate_actions(observation, playouts=2, seed=1, core="python").playouts
         if case == "pimc_estimator":
             return estimate_actions(observation, playouts=400, seed=1, core="compiled").playouts
+        if case == "pimc_estimator_greedy":
+            return estimate_actions(
+                observation, playouts=100, seed=1, core="compiled", policy="greedy"
+            ).playouts
+        if case == "pimc_decision_greedy":
+            player = make_player("pimc:iterations=100,seed=1,policy=greedy")
+            player.act(observation)
+            return int(player.last_search.playouts)  # type: ignore[attr-defined]
         player = make_player("pimc:iterations=400,seed=1")
         player.act(observation)
         return int(player.last_search.playouts)  # type: ignore[attr-defined]
@@ -122,11 +140,11 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"load average at start {load_start[0]:.2f} {load_start[1]:.2f}, at end {load_end[0]:.2f} {load_end[1]:.2f}"
     )
-    print(f"{'case':18} {'playouts/CPU-s':>15} {'x ismcts':>9} {'peak RSS':>10} {'start':>8}")
+    print(f"{'case':22} {'playouts/CPU-s':>15} {'x ismcts':>9} {'peak RSS':>10} {'start':>8}")
     for row in rows:
         ratio = f"{row['rate'] / base:.1f}x" if base else "-"
         print(
-            f"{row['case']:18} {row['rate']:15,.0f} {ratio:>9} {row['peak_rss_mib']:8.1f} MiB {row['start_s']:7.2f}s"
+            f"{row['case']:22} {row['rate']:15,.0f} {ratio:>9} {row['peak_rss_mib']:8.1f} MiB {row['start_s']:7.2f}s"
         )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

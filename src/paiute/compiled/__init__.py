@@ -12,8 +12,10 @@ the search's determinization and playouts against it.
 * :mod:`~paiute.compiled.tables`: the evaluator on arrays (R5);
 * :mod:`~paiute.compiled.dealing`, :mod:`~paiute.compiled.rules`,
   :mod:`~paiute.compiled.settle`: the deal (R2, R3), turns and calls (R4-R7), settlement (R8);
-* :mod:`~paiute.compiled.playout`, :mod:`~paiute.compiled.search`: a rule-of-thumb playout
-  policy, determinizations of an observation and paired playouts of every legal action.
+* :mod:`~paiute.compiled.playout`, :mod:`~paiute.compiled.greedy`,
+  :mod:`~paiute.compiled.search`: a rule-of-thumb playout policy, ``greedy`` exactly
+  (``tests/test_compiled_greedy.py`` holds it to the Python player decision for decision),
+  determinizations of an observation and paired playouts of every legal action by either.
 
 Numba is an optional dependency (the ``rl`` extra): importing this package does not import
 it; :func:`available` says whether the submodules can be used.

@@ -13,8 +13,11 @@ seen going into each hand), with the places of the cards the seat cannot see lef
    the uniform deal; :func:`inference_weights` lowers the ranks a seat threw or passed over
    and raises the ranks it took from the pile, R4.5);
 2. applies every legal action to the same determinization and plays each out to its end with
-   the compiled policy (:mod:`paiute.compiled.playout`) for every seat, with the same random
-   numbers for every action (common random numbers: differences between actions are paired);
+   a compiled policy for every seat, with the same random numbers for every action (common
+   random numbers: differences between actions are paired). The policy is chosen by name
+   (:data:`POLICIES`): ``playout``, the essence of greedy (:mod:`paiute.compiled.playout`,
+   some hundred nanoseconds a decision), or ``greedy``, greedy exactly
+   (:mod:`paiute.compiled.greedy`, a few microseconds a decision);
 3. values each playout as the chips the seat gains: its share of the pot (R8.2, R8.3) or the
    scale payments (R8.4); a dead deal (R4.7) or a playout cut after ``cap`` turns keeps the
    pot (R8.5) and is valued at an even share of it.
@@ -34,17 +37,20 @@ import numpy.typing as npt
 from paiute.actions import ActionKind
 from paiute.cards import Card, pack
 from paiute.compiled._jit import inline, jit
+from paiute.compiled.greedy import GREEDY_WORK, greedy_action, greedy_move, greedy_tables
 from paiute.compiled.playout import policy_action, policy_tables
 from paiute.compiled.rng import below, seed_deal, uniform
 from paiute.compiled.rules import apply_action
 from paiute.compiled.state import (
     DISCARD,
     DRAW,
+    HAND_CAP,
     LANE,
     LEGAL_CAP,
     MAX_SEATS,
     OVER,
     P_CARRY,
+    PACK_CAP,
     RUNNING,
     TRUNCATED,
     WILD_UNIT,
@@ -56,6 +62,7 @@ from paiute.compiled.tables import card_bits, card_key, tables
 from paiute.observation import Observation, seen_cards
 
 __all__ = [
+    "POLICIES",
     "SCRATCH",
     "Position",
     "estimate_kernel",
@@ -73,8 +80,13 @@ V_SEAT = 0
 V_POT = 1
 V_STAKE = 2
 V_SIZE = 3
-#: Entries of the int64 scratch array a kernel call needs.
-SCRATCH = LEGAL_CAP + 85
+#: Entries of the int64 scratch array a kernel call needs: the playout policy's, the
+#: determinization's pool, then greedy's work array.
+SCRATCH = LEGAL_CAP + 85 + GREEDY_WORK
+_GREEDY_AT = LEGAL_CAP + 85
+#: The playout policies by name, each with its number in the kernels.
+POLICIES = {"playout": 0, "greedy": 1}
+_GREEDY = 1
 
 
 @inline
@@ -92,6 +104,11 @@ def _copy(s: Any, d: int, t: Any, e: int) -> None:
         t.payouts[e, seat] = s.payouts[d, seat]
         for j in range(s.hand_len[d, seat]):
             t.hands[e, seat, j] = s.hands[d, seat, j]
+    for i in range(s.n_calls[d]):  # what greedy counts as seen (R6.5, R4.5)
+        for j in range(HAND_CAP):
+            t.call_shown[e, i, j] = s.call_shown[d, i, j]
+    for card in range(PACK_CAP):
+        t.known[e, card] = s.known[d, card]
     for i in range(s.stock_len[d]):
         t.stock[e, i] = s.stock[d, i]
     for i in range(s.discard_len[d]):
@@ -216,6 +233,8 @@ def estimate_kernel(
     s: Any,
     tables: Any,
     ptables: Any,
+    gtables: Any,
+    policy: int,
     p: Any,
     unseen: Any,
     eligible: Any,
@@ -232,14 +251,17 @@ def estimate_kernel(
     scratch: Any,
 ) -> int:
     """Determinizations ``first..stop-1`` (see the module): ``values[a, k]`` is action
-    ``actions[a]``'s value on determinization ``k``. ``s`` is a work batch of two deals and
-    ``scratch`` an int64 array of :data:`SCRATCH` entries (no kernel allocates). Returns the
-    number of actions the policy applied in the playouts."""
+    ``actions[a]``'s value on determinization ``k``, the playouts played by ``policy``
+    (:data:`POLICIES`; ``ptables`` are the playout policy's tables, ``gtables`` greedy's).
+    ``s`` is a work batch of two deals and ``scratch`` an int64 array of :data:`SCRATCH`
+    entries (no kernel allocates). Returns the number of actions the policy applied in the
+    playouts."""
     players = p[0]
     legal = scratch[0:LEGAL_CAP]
     live = scratch[LEGAL_CAP : LEGAL_CAP + 13]
     held = scratch[LEGAL_CAP + 13 : LEGAL_CAP + 21]
     pool = scratch[LEGAL_CAP + 21 : LEGAL_CAP + 85]
+    work = scratch[_GREEDY_AT:]
     steps = 0
     for k in range(first, stop):
         seed_deal(s.rng, 0, seed, np.uint64(k))
@@ -249,7 +271,10 @@ def estimate_kernel(
             seed_deal(s.rng, 1, seed ^ np.uint64(0x5DEECE66D), np.uint64(k))  # the same for every action
             apply_action(s, tables, p, 1, actions[a])
             while s.status[1] == RUNNING:
-                action = policy_action(s, tables, ptables, p, 1, legal, live, held)
+                if policy == _GREEDY:
+                    action = greedy_action(s, tables, gtables, p, 1, work)
+                else:
+                    action = policy_action(s, tables, ptables, p, 1, legal, live, held)
                 if action < 0:
                     s.status[1] = TRUNCATED
                     break
@@ -342,12 +367,18 @@ class Position:
     need: npt.NDArray[np.int64]
     value_params: npt.NDArray[np.int64]
     dead_value: float
+    gtables: tuple[Any, ...]
+    policy: str = "playout"  # the playout policy (POLICIES)
 
     @classmethod
-    def from_observation(cls, observation: Observation) -> Position:
+    def from_observation(cls, observation: Observation, *, policy: str = "playout") -> Position:
+        """The template of ``observation`` (see the module), its playouts to be played by
+        ``policy`` (:data:`POLICIES`)."""
         seat = observation.seat
         if seat is None:
             raise ValueError("a spectator's observation has no hand to sample around")
+        if policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
         rules = observation.rules
         players = observation.players
         template = new_batch(1, 0, 0)
@@ -377,7 +408,14 @@ class Position:
         if observation.stock_bottom is not None:  # R2.6: face up, drawn last
             template.stock[0, 0] = int(observation.stock_bottom)
             template.stock_len[0] = 1
+        template.known[0, :] = -1
+        for other, known in enumerate(observation.known_cards):  # R4.5, R2.6
+            for card in known:
+                template.known[0, int(card)] = other
         for i, call in enumerate(observation.calls):
+            for j, card in enumerate(sorted(call.shown)):  # R6.5, sorted as the core keeps them
+                template.call_shown[0, i, j] = int(card)
+                template.known[0, int(card)] = -1
             template.call_seat[0, i] = call.seat
             template.call_code[0, i] = call.value.code
             template.call_first[0, i] = call.first_turn
@@ -425,6 +463,8 @@ class Position:
             need,
             values,
             observation.pot / players if pot_paid else 0.0,  # R8.5: an even share of the pot kept
+            greedy_tables(rules),
+            policy,
         )
 
 
@@ -436,9 +476,14 @@ def run_estimates(
     stop: int,
     values: npt.NDArray[np.float64],
     weights: npt.NDArray[np.float64] | None = None,
+    policy: str | None = None,
 ) -> int:
     """Fill ``values[:, first:stop]`` (one row per action id of ``actions``) with paired
-    playouts; returns the actions the playouts applied. Releases the GIL while it runs."""
+    playouts played by ``policy`` (:data:`POLICIES`; None: the position's); returns the
+    actions the playouts applied. Releases the GIL while it runs."""
+    chosen = position.policy if policy is None else policy
+    if chosen not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {chosen!r}")
     work = new_batch(2, 0, 0)
     if weights is None:
         weights = np.ones((MAX_SEATS, 54), dtype=np.float64)
@@ -448,6 +493,8 @@ def run_estimates(
             work,
             position.tables,
             position.ptables,
+            position.gtables,
+            POLICIES[chosen],
             position.params,
             position.unseen,
             position.eligible,
@@ -479,4 +526,9 @@ def warm_up() -> None:
     position = Position.from_observation(observation)
     actions = [action.id for action in observation.legal_actions]
     values = np.zeros((len(actions), 1), dtype=np.float64)
-    run_estimates(position, actions, 0, 0, 1, values, inference_weights(observation))
+    for policy in POLICIES:
+        run_estimates(position, actions, 0, 0, 1, values, inference_weights(observation), policy)
+    scratch = np.zeros(SCRATCH, dtype=np.int64)
+    template = position.template
+    template.rng[0, :] = 1  # any state but xoshiro's forbidden all-zero one
+    greedy_move(template, position.tables, position.gtables, position.params, 0, scratch[_GREEDY_AT:])

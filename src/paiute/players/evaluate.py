@@ -42,10 +42,12 @@ from paiute.players.base import Player, PlayerError
 from paiute.players.greedy import GreedyPlayer
 from paiute.settlement import settle
 
-__all__ = ["CORES", "PLAYOUT_CAP", "Z95", "ActionEstimate", "Estimates", "estimate_actions"]
+__all__ = ["CORES", "PLAYOUT_CAP", "POLICIES", "Z95", "ActionEstimate", "Estimates", "estimate_actions"]
 
 #: The playout engines of :func:`estimate_actions`.
 CORES = ("auto", "compiled", "python")
+#: The playout policies of the compiled core (:data:`paiute.compiled.search.POLICIES`).
+POLICIES = ("playout", "greedy")
 
 #: Actions after which a playout is cut and valued as a dead deal (R4.7, R8.5).
 PLAYOUT_CAP = 400
@@ -152,6 +154,7 @@ def estimate_actions(
     workers: int = 1,
     inference: bool = True,
     pool: concurrent.futures.Executor | None = None,
+    policy: str | None = None,
 ) -> Estimates:
     """Estimate every legal action of the seat to move from its observation only (R9).
 
@@ -169,6 +172,12 @@ def estimate_actions(
     ``compiled`` where Numba is installed, else ``python``. The compiled core deals the hidden
     cards weighted by the opponents' public actions with ``inference`` (R4.5), and shares
     the determinizations between ``workers`` threads (``pool``: an executor to run them on).
+
+    ``policy`` plays the compiled core's playouts (:data:`POLICIES`): ``playout``, the
+    compiled essence of greedy (the default, None, for now), or ``greedy``, greedy exactly,
+    compiled (:mod:`paiute.compiled.greedy`: the same decisions as
+    :class:`~paiute.players.greedy.GreedyPlayer`, ties broken by the playout's generator).
+    The ``python`` core's playouts are always greedy's: it takes None or ``greedy``.
     """
     seat = observation.seat
     legal = observation.legal_actions
@@ -180,12 +189,19 @@ def estimate_actions(
         raise PlayerError(f"playouts must be at least 1, not {playouts!r}")
     if workers < 1:
         raise PlayerError(f"workers must be at least 1, not {workers!r}")
+    if policy is not None and policy not in POLICIES:
+        raise PlayerError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     if core == "auto":
         from paiute.compiled import available
 
         core = "compiled" if available() else "python"
     if core == "compiled":
-        return _estimate_compiled(observation, playouts, budget_ms, seed, workers, inference, pool)
+        chosen = "playout" if policy is None else policy
+        return _estimate_compiled(observation, playouts, budget_ms, seed, workers, inference, pool, chosen)
+    if policy == "playout":
+        raise PlayerError(
+            "the python core plays its playouts with greedy: policy 'playout' needs core 'compiled'"
+        )
     if playouts is None and budget_ms is None:
         playouts = 32
     started = time.perf_counter()
@@ -202,11 +218,11 @@ def estimate_actions(
         round_seed = rng.getrandbits(48)
         chance = SeededChance(round_seed)
         base = Deal.from_observation(observation, chance)
-        policy = _greedy_policy(round_seed)
+        seat_player = _greedy_policy(round_seed)
         for index, action in enumerate(legal):  # the same determinization for every action
             deal = base.copy(SeededChance(round_seed ^ 0x9E3779B9))
             deal.apply(action)
-            _play_out(deal, [policy(other) for other in range(observation.players)])
+            _play_out(deal, [seat_player(other) for other in range(observation.players)])
             values[index].append(valuer.value(deal))
         rounds += 1
     estimates = []
@@ -236,6 +252,7 @@ def _estimate_compiled(
     workers: int,
     inference: bool,
     pool: concurrent.futures.Executor | None,
+    policy: str,
 ) -> Estimates:
     """:func:`estimate_actions` on the compiled core (see there)."""
     import numpy as np
@@ -254,7 +271,7 @@ def _estimate_compiled(
     seat = observation.seat
     assert seat is not None
     try:
-        position = Position.from_observation(observation)
+        position = Position.from_observation(observation, policy=policy)
     except ValueError as error:
         raise PlayerError(str(error)) from None
     weights = inference_weights(observation) if inference else None

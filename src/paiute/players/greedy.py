@@ -45,30 +45,26 @@ from paiute.evaluator import STRAIGHT_FLUSH_WINDOWS, Evaluator
 from paiute.observation import Observation
 from paiute.outs import Unseen, completing
 from paiute.players.base import PlayerError, register
-from paiute.rules import RuleSet
+from paiute.scoring import (
+    FIVE_KIND,
+    FOUR_TWO,
+    PAIUTE,
+    ROYAL,
+    ROYAL_HIGH,
+    STRAIGHT_FLUSH,
+    THREE_THREE,
+    category_weights,
+    share_at_least,
+    tail,
+)
 
 __all__ = ["GreedyPlayer"]
-
-# Evaluator codes are ``category order << 12 | tie-break ranks`` (paiute.evaluator); the order
-# runs from 1 (Paiute) to 6 (Five of a Kind), 7 for a royal_high Royal Flush (R5.8).
-_PAIUTE = 1
-_THREE_THREE = 2
-_FOUR_TWO = 3
-_STRAIGHT_FLUSH = 4
-_ROYAL = 5
-_FIVE_KIND = 6
-_ROYAL_HIGH = 7
-
-# Share of each category among the non-Paiute combinations called in greedy self-play
-# (4 seats, default rules); Three/Three is rare because a wild turns it into Four/Two.
-_SHARES = {_THREE_THREE: 0.08, _FOUR_TWO: 0.46, _STRAIGHT_FLUSH: 0.32, _ROYAL: 0.06, _FIVE_KIND: 0.08}
 
 _CAP4 = (0, 1, 2, 3, 4, 4, 4)  # min(count, 4) for a count of natural cards of one rank
 _CAP3 = (0, 1, 2, 3, 3, 3, 3)
 _CAP2 = (0, 1, 2, 2, 2, 2, 2)
 
 _EVALUATORS: dict[tuple[frozenset[Card], bool], Evaluator] = {}
-_TAILS: dict[tuple[int, int, int, int], float] = {}
 _BIG = 1000.0  # the score of a hand that makes a call now
 
 
@@ -79,42 +75,6 @@ def _evaluator(wild_cards: Sequence[Card], royal_high: bool) -> Evaluator:
     if evaluator is None:
         evaluator = _EVALUATORS[key] = Evaluator(key[0], royal_high=royal_high)
     return evaluator
-
-
-def _tail(needed: int, draws: int, supply: int, unseen: int) -> float:
-    """Chance of at least ``needed`` hits in ``draws`` draws, each hitting with probability
-    ``supply / unseen`` (a binomial tail; good enough for ranking hands)."""
-    key = (needed, draws, supply, unseen)
-    cached = _TAILS.get(key)
-    if cached is not None:
-        return cached
-    if supply < needed or draws < needed or unseen <= 0:
-        result = 0.0
-    else:
-        p = min(1.0, supply / unseen)
-        q = 1.0 - p
-        below = 0.0
-        term = q**draws  # P(0 hits)
-        for hits in range(needed):
-            below += term
-            if q == 0.0:
-                term = 0.0
-            else:
-                term *= (draws - hits) / (hits + 1) * p / q
-        result = max(0.0, 1.0 - below)
-    _TAILS[key] = result
-    return result
-
-
-def _weights(rules: RuleSet) -> tuple[float, ...]:
-    """Strength of each category order (index 0 unused): what a made combination is worth.
-
-    With the pot (R8.2) only winning matters, so higher categories count a little more for
-    being harder to beat; with the scale payout (R8.4) they count by the units they pay.
-    """
-    if rules.payout == "scale":
-        return (0.0, 1.0, 2.0, 3.0, 4.0, 4.0, 5.0, 4.0)
-    return (0.0, 1.0, 1.06, 1.12, 1.18, 1.24, 1.3, 1.36)
 
 
 class _Table:
@@ -145,7 +105,7 @@ class _Table:
         self.paiute_any = rules.paiute_allowed_any_turn(observation.players)  # R5.7, R2.1
         self.first_turn = observation.first_turn
         self.hand = observation.hand
-        self.weights = _weights(rules)
+        self.weights = category_weights(rules)
         unseen = Unseen.of(observation)  # the pack less every card the seat has seen (R9)
         self.unseen_cards = unseen
         self.unseen = len(unseen.cards)
@@ -177,10 +137,10 @@ class _Table:
             count = len(out.cards)
             order = code >> 12
             value = (weights[order] + 0.002 * ((code >> 8) & 0xF)) * count
-            if order != _PAIUTE or paiute_now:
+            if order != PAIUTE or paiute_now:
                 now_sum += value
                 now_hits += count
-            if order != _PAIUTE or paiute_later:
+            if order != PAIUTE or paiute_later:
                 later_sum += value
                 later_hits += count
         score = now_sum / unseen
@@ -227,7 +187,7 @@ class _Table:
         for a, ca, _, _, _ in present:  # R5.1 Five of a Kind
             needed = 5 - ca - w
             if low <= needed <= horizon:
-                value = (weights[_FIVE_KIND] + 0.002 * a) * _tail(needed, horizon, nat[a] + nw, unseen)
+                value = (weights[FIVE_KIND] + 0.002 * a) * tail(needed, horizon, nat[a] + nw, unseen)
                 best = max(best, value)
         paiute_any = self.paiute_any
         for i, (a, ca, a4, a3, a2) in enumerate(present):
@@ -238,25 +198,25 @@ class _Table:
                 # R5.4 Four/Two, a the four and b the pair
                 needed = 6 - ca4 - _CAP2[cb] - w
                 if low <= needed <= horizon:
-                    value = weights[_FOUR_TWO] + 0.002 * a
+                    value = weights[FOUR_TWO] + 0.002 * a
                     if value > best:
-                        value *= _tail(needed, horizon, a4 + b2 + nw, unseen)
+                        value *= tail(needed, horizon, a4 + b2 + nw, unseen)
                         best = max(best, value)
                 if j < i:
                     continue
                 needed = 6 - ca3 - _CAP3[cb] - w  # R5.5 Three/Three
                 if low <= needed <= horizon:
-                    value = weights[_THREE_THREE] + 0.002 * a
+                    value = weights[THREE_THREE] + 0.002 * a
                     if value > best:
-                        value *= _tail(needed, horizon, a3 + b3 + nw, unseen)
+                        value *= tail(needed, horizon, a3 + b3 + nw, unseen)
                         best = max(best, value)
                 if paiute_any:  # R5.6 Paiute, where any turn allows it (R5.7)
                     for _, cc, _, _, c2 in present[j + 1 :]:
                         needed = 6 - ca2 - _CAP2[cb] - _CAP2[cc] - w
                         if low <= needed <= horizon:
-                            value = weights[_PAIUTE] + 0.002 * a
+                            value = weights[PAIUTE] + 0.002 * a
                             if value > best:
-                                value *= _tail(needed, horizon, a2 + b2 + c2 + nw, unseen)
+                                value *= tail(needed, horizon, a2 + b2 + c2 + nw, unseen)
                                 best = max(best, value)
         flushes = self.flush_cache
         for suit in range(4):  # R5.2, R5.3 straight flushes
@@ -271,7 +231,7 @@ class _Table:
 
     def _flush_potential(self, suit: int, mask: int, w: int, horizon: int) -> float:
         """The best straight-flush window of one suit two or more cards away (R5.2, R5.3)."""
-        royal = _ROYAL_HIGH if self.observation.rules.royal_high else _ROYAL
+        royal = ROYAL_HIGH if self.observation.rules.royal_high else ROYAL
         free = self.unseen_masks[suit]
         nw = self.unseen_wild
         unseen = self.unseen
@@ -281,9 +241,9 @@ class _Table:
         for top, window in STRAIGHT_FLUSH_WINDOWS:
             hits = (mask & window).bit_count()
             if fewest <= hits <= most:
-                order = royal if top == 14 else _STRAIGHT_FLUSH
+                order = royal if top == 14 else STRAIGHT_FLUSH
                 needed = 5 - hits - w
-                value = (weights[order] + 0.002 * top) * _tail(
+                value = (weights[order] + 0.002 * top) * tail(
                     needed, horizon, (free & window).bit_count() + nw, unseen
                 )
                 best = max(best, value)
@@ -303,7 +263,7 @@ class _Table:
         floor = 0 if self.observation.highest_call is None else self.observation.highest_call.code
         best = 0
         six = evaluator.code(held)
-        if six and (six >> 12 != _PAIUTE or paiute_ok) and six >= floor:  # R5.7, R6.4
+        if six and (six >> 12 != PAIUTE or paiute_ok) and six >= floor:  # R5.7, R6.4
             best = six
         for index, card in enumerate(held):
             if card == forbidden:  # R4.3, R6.2
@@ -339,30 +299,12 @@ class _Table:
             # Roughly the rate at which greedy opponents call in the last round of self-play.
             made = (0.002 + 0.004 * developed) * wilds + 0.015 * developed
             made *= 1.0 + 0.5 * len(observation.known_cards[other])
-            beat = min(0.9, made) * _share_at_least(order, top, royal_high)
-            if order == _PAIUTE and (not paiute_first or draws[other] == 0):
+            beat = min(0.9, made) * share_at_least(order, top, royal_high)
+            if order == PAIUTE and (not paiute_first or draws[other] == 0):
                 paiute = 0.01 * wilds + 0.02 if draws[other] == 0 else 0.05 + 0.02 * wilds
                 beat += paiute * (15 - top) / 13
             chance *= 1.0 - min(0.95, beat)
         return chance
-
-
-def _share_at_least(order: int, top: int, royal_high: bool) -> float:
-    """Of the non-Paiute combinations an opponent makes, the share that equals or beats a
-    combination of category ``order`` and top rank ``top`` (R5 order, R5.8)."""
-    if order == _PAIUTE:
-        return 1.0
-    shares = dict(_SHARES)
-    if royal_high:
-        shares[_ROYAL_HIGH] = shares.pop(_ROYAL)
-    total = sum(share for other, share in shares.items() if other > order)
-    if order in (_ROYAL, _ROYAL_HIGH):
-        within = 0.5  # another Royal Flush ties (R5.11)
-    elif order == _STRAIGHT_FLUSH:
-        within = (14 - top) / 9
-    else:
-        within = (15 - top) / 13
-    return total + shares.get(order, 0.0) * within
 
 
 @register(
@@ -390,6 +332,17 @@ class GreedyPlayer:
         self._random = random.Random(seed)
 
     def act(self, observation: Observation) -> Action:
+        return self._act(observation, None)
+
+    def choices(self, observation: Observation) -> tuple[Action, ...]:
+        """Every action :meth:`act` may return here: one, or the discards that tie for the
+        best score (which :meth:`act` breaks at random). Draws from the tie-breaking
+        generator as :meth:`act` would."""
+        ties: list[Action] = []
+        action = self._act(observation, ties)
+        return tuple(ties) if ties else (action,)
+
+    def _act(self, observation: Observation, ties: list[Action] | None) -> Action:
         actions = observation.legal_actions
         if not actions:
             raise PlayerError(f"seat {observation.seat} has no legal action: it is not its turn")
@@ -398,7 +351,7 @@ class GreedyPlayer:
         table = _Table(observation)
         if observation.phase == "draw":
             return self._draw(table, actions)
-        return self._discard_or_call(table, actions)
+        return self._discard_or_call(table, actions, ties)
 
     # -- the draw (R4.2) --------------------------------------------------------------------
 
@@ -433,9 +386,10 @@ class GreedyPlayer:
 
     def _best_keep(
         self, table: _Table, held: Sequence[Card], taken: Card | None, horizon: int
-    ) -> tuple[float, Card]:
+    ) -> tuple[float, Card, list[Card]]:
         """The best card to put down from six and the score of the five kept, never a wild
-        card while a natural one can go (R3), never the card taken (R4.3)."""
+        card while a natural one can go (R3), never the card taken (R4.3); and every card
+        that ties for best (one of which is chosen at random)."""
         wild = table.wild
         candidates = [card for card in held if card != taken and card not in wild]
         if not candidates:
@@ -453,11 +407,11 @@ class GreedyPlayer:
             elif score > best_score - 1e-12:
                 best.append(card)
         choice = best[0] if len(best) == 1 else best[self._random.randrange(len(best))]
-        return best_score, choice
+        return best_score, choice, best
 
     # -- discard or call (R4.2, R6) -----------------------------------------------------------
 
-    def _discard_or_call(self, table: _Table, actions: Sequence[Action]) -> Action:
+    def _discard_or_call(self, table: _Table, actions: Sequence[Action], ties: list[Action] | None) -> Action:
         observation = table.observation
         hand = observation.hand
         evaluator = table.evaluator
@@ -478,15 +432,17 @@ class GreedyPlayer:
             )
             if observation.calls:
                 return call  # R7.2: the last turn; a call that is legal equals or beats (R6.4)
-            if code >> 12 == _PAIUTE and not table.paiute_any:
+            if code >> 12 == PAIUTE and not table.paiute_any:
                 return call  # R5.7: a Paiute now or never
         discards = [action for action in actions if action.kind is ActionKind.DISCARD]
         if observation.calls:  # the last turn and no call: any discard will do
             natural = [a for a in discards if a.card not in table.wild]
             return min(natural or discards)
-        keep_score, card = self._best_keep(table, hand, observation.taken_card, self.horizon)
+        keep_score, card, tied = self._best_keep(table, hand, observation.taken_card, self.horizon)
         if call is not None and table.win_chance(code) >= (1.0 - self.aggression) * min(1.0, keep_score):
             return call
+        if ties is not None:
+            ties.extend(Action.discard(other) for other in tied)
         return Action.discard(card)
 
 

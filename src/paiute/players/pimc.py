@@ -22,6 +22,10 @@ Options (``make_player("pimc:ms=100")``, ``make_player("pimc:iterations=400,seed
 * ``z`` (default 1.0): how many standard errors an alternative's paired advantage over
   ``greedy``'s move must exceed; 0 is plain argmax.
 * ``inference`` (default on): weight the hidden cards by the opponents' public actions.
+* ``policy`` (default ``playout``): who plays the playouts, for every seat: ``playout``, the
+  compiled essence of greedy (fastest), or ``greedy``, greedy exactly, compiled
+  (:mod:`paiute.compiled.greedy`: the opponents of the playouts behave as the real
+  ``greedy`` does, at about a sixth of the playouts a second).
 * ``seed``.
 
 **No stall** (the compiled kernels are compiled once and cached on disk, see
@@ -45,6 +49,7 @@ from paiute.actions import Action
 from paiute.compiled import available, warm
 from paiute.observation import Observation
 from paiute.players.base import PlayerError, register
+from paiute.players.evaluate import POLICIES
 from paiute.players.greedy import GreedyPlayer
 
 __all__ = ["PIMCPlayer", "PIMCStats"]
@@ -91,6 +96,7 @@ class PIMCPlayer:
         workers: int = 1,
         z: float = 1.0,
         inference: bool = True,
+        policy: str = "playout",
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -100,12 +106,15 @@ class PIMCPlayer:
             raise ValueError(f"workers must be at least 1, not {workers}")
         if z < 0:
             raise ValueError(f"z must not be negative, not {z}")
+        if policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
         self.iterations = iterations
         self.ms = ms if ms is not None or iterations is not None else 100.0
         self.seed = seed
         self.workers = workers
         self.z = z
         self.inference = inference
+        self.policy = policy
         self._base_seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
         self._greedy = GreedyPlayer(seed=self._base_seed)
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
@@ -156,6 +165,7 @@ class PIMCPlayer:
             workers=self.workers,
             inference=self.inference,
             pool=self._thread_pool(),
+            policy=self.policy,
         )
         choice = baseline
         best = estimates.best()
