@@ -130,7 +130,7 @@ def greedy_choice(observation: Observation, seed: int = 0, table: _Table | None 
     # greedy's own decision (GreedyPlayer.act) on the table already built
     if observation.phase == "draw":
         return player._draw(table, actions)
-    return player._discard_or_call(table, actions)
+    return player._discard_or_call(table, actions, None)
 
 
 def action_features(observation: Observation, seed: int = 0) -> tuple[tuple[Action, ...], Float32Array]:
