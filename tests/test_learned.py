@@ -173,3 +173,13 @@ def test_saved_networks_load_with_their_threshold(tmp_path: Path) -> None:
     assert loaded.threshold == pytest.approx(0.25)
     rows = np.ones((2, NUM_FEATURES), dtype=np.float32)
     assert np.allclose(loaded(rows), network(rows))
+
+
+def test_learned_without_numpy_is_refused_when_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`paiute play`'s extra (tui) has no NumPy: choosing `learned` there says so in one line."""
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *args: None if name == "numpy" else real(name, *args)
+    )
+    with pytest.raises(PlayerError, match="needs NumPy"):
+        make_player("learned")

@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 from paiute.actions import Action
@@ -42,15 +43,20 @@ _NETWORKS: dict[str, object] = {}
 def _network(path: str) -> object:
     network = _NETWORKS.get(path)
     if network is None:
-        try:
-            from paiute.players.learned_features import QNetwork
-        except ImportError:  # pragma: no cover - numpy is in every extra that plays
-            raise PlayerError("the learned player needs numpy: pip install paiute[learned]") from None
+        _require_numpy()
+        from paiute.players.learned_features import QNetwork
+
         try:
             network = _NETWORKS[path] = QNetwork.load(path)
         except (OSError, ValueError, KeyError) as error:
             raise PlayerError(f"learned player: cannot read the weights {path!r}: {error}") from None
     return network
+
+
+def _require_numpy() -> None:
+    """The network runs on NumPy, which ``paiute play``'s own extra (``tui``) does not install."""
+    if importlib.util.find_spec("numpy") is None:
+        raise PlayerError("the learned player needs NumPy: pip install 'paiute[learned]'")
 
 
 @register("learned", "a small value network trained on deals against greedy (docs/learned.md); needs numpy")
@@ -65,6 +71,7 @@ class LearnedPlayer:
     name = "learned"
 
     def __init__(self, *, seed: int | None = None, weights: str | None = None) -> None:
+        _require_numpy()  # refused when chosen, not at its first move
         self.seed = 0 if seed is None else seed
         self.weights = str(DEFAULT_WEIGHTS if weights is None else weights)
 
@@ -74,9 +81,9 @@ class LearnedPlayer:
             raise PlayerError(f"seat {observation.seat} has no legal action: it is not its turn")
         if len(actions) == 1:
             return actions[0]
+        network = _network(self.weights)
         from paiute.players.learned_features import QNetwork, action_features
 
-        network = _network(self.weights)
         assert isinstance(network, QNetwork)
         legal, rows = action_features(observation, self.seed)
         return legal[network.choose(rows)]
