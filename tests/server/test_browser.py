@@ -382,6 +382,7 @@ def test_reconnect_mid_deal_keeps_the_seat_and_the_hand(server: Server, browser:
     assert_fits_a_phone(phone.page)
     phone.page.locator("#hand button.card:enabled").first.tap()
     expect(page.locator("#hand [data-card]")).to_have_count(5)
+    expect(phone.page.locator("#hand [data-card]")).to_have_count(5)  # both pages have the update
     assert sorted(me.hand()) == sorted(phone.hand())
     assert not errors
 

@@ -82,8 +82,10 @@ def test_replay_page_shows_the_review_marks_better_actions_and_chart(
     worse = [d for d in review["decisions"] if d["best"] != d["played"]]
     assert worse
     decision = max(worse, key=lambda d: d["loss"])
-    if decision["mark"]:
-        page.locator("#review-summary .review-marks button").nth(marked.index(decision)).click()
+    if decision["mark"]:  # the marks are listed under their seat, in the order of play
+        of_seat = [d for d in marked if d["seat"] == decision["seat"]]
+        seat_item = page.locator(f"#review-summary li[data-seat='{decision['seat']}']")
+        seat_item.locator(".review-marks button").nth(of_seat.index(decision)).click()
     else:
         page.keyboard.press("Home")
         for _ in range(decision["action"] + 1):
