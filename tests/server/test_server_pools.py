@@ -70,7 +70,12 @@ def _play_to_the_end(server: object, table_id: str, token: str) -> bool:
     rng = random.Random(3)
     hinted = False
     for _ in range(2000):
-        view = call(server, "GET", f"/api/tables/{table_id}/state", token).json()  # type: ignore[arg-type]
+        response = call(server, "GET", f"/api/tables/{table_id}/state", token)  # type: ignore[arg-type]
+        if response.status_code == 429:  # the per-address limit: wait as the server says
+            time.sleep(min(5.0, float(response.headers.get("Retry-After", "1"))))
+            continue
+        assert response.status_code == 200, response.text
+        view = response.json()
         status = view["status"]
         if status == "closed":
             return hinted
