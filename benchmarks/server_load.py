@@ -47,6 +47,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from paiute.server.patch import apply as apply_patch
+
 GOAL_P99_MS = 100.0
 STARTUP_SECONDS = 60.0
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -195,7 +197,8 @@ async def play(
             compression=compression,
             local_addr=(client.address, 0),
         ) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": client.token, "since": None}))
+            hello = {"type": "hello", "token": client.token, "since": None, "patches": not args.whole_views}
+            await ws.send(json.dumps(hello))
             welcome = json.loads(await ws.recv())
             view = welcome["state"]
             stats.connected += 1
@@ -206,7 +209,12 @@ async def play(
                 kind = message["type"]
                 if kind == "update":
                     stats.updates += 1
-                    view = message["state"]
+                    if "patch" in message:  # the page's way (hello's "patches"): apply it
+                        if message["version"] != view["version"] + 1:
+                            raise RuntimeError(f"a patch for version {message['version']} after {view['version']}")
+                        view = apply_patch(view, message["patch"])
+                    else:
+                        view = message["state"]
                     event = message["event"]
                     if (
                         client.pending is not None
@@ -225,6 +233,12 @@ async def play(
                 elif kind == "error":
                     stats.error(message["error"]["code"])
                     client.pending = None
+                elif kind == "presence":  # merged into the View, as the page does (the patches' base)
+                    away = {item["seat"]: item["deadline"] for item in message["away"]}
+                    for player in view["table"]["players"]:
+                        player["connected"] = player["seat"] in message["connected"]
+                        player["away_until"] = away.get(player["seat"])
+                    view["table"]["spectators"] = message["spectators"]
                 await act(ws, client, view, args.think)
     except ConnectionClosed:
         stats.error("connection closed")
@@ -327,6 +341,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="clients refuse permessage-deflate (browsers ask for it)",
     )
+    parser.add_argument(
+        "--whole-views",
+        action="store_true",
+        help="clients ask for the whole View in every update (the page asks for patches)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     parser.add_argument("--profile", type=Path, help="run the server under cProfile, write the stats here")
     parser.add_argument(
@@ -363,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
         "deals_per_table": args.deals,
         "think_seconds": args.think,
         "compression": not args.no_compression,
+        "patches": not args.whole_views,
         "tables_finished": stats.tables_done,
         "seconds": round(wall, 2),
         "actions": stats.actions,
@@ -388,7 +408,8 @@ def main(argv: list[str] | None = None) -> int:
         (
             "clients / tables",
             f"{len(clients)} / {args.tables} ({args.seats} seats, {args.deals} deal(s) each, "
-            f"think {args.think} s, compression {'off' if args.no_compression else 'on'})",
+            f"think {args.think} s, compression {'off' if args.no_compression else 'on'}, "
+            f"{'whole Views' if args.whole_views else 'patches'})",
         ),
         ("tables finished", f"{stats.tables_done} in {wall:.1f} s"),
         ("actions", f"{stats.actions} ({figures['actions_per_second']} per second)"),

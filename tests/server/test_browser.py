@@ -6,6 +6,7 @@ comes back after a reload and on another device, the deal summary checks the fai
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from dataclasses import dataclass, field
@@ -21,10 +22,12 @@ from playwright.sync_api import (
     WebSocketRoute,
     expect,
 )
+from server_helpers import steady
 
 from paiute.deal import Deal
 from paiute.fairness import SCHEME, RebuildCommitment, commitment_hash, cut, new_salt, secure_order
 from paiute.rules import RuleSet
+from paiute.server import patch
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -200,24 +203,44 @@ def test_deal_summary_verifies_the_fair_deal_proof_in_the_browser(played: Played
         expect(page.locator("#proof-checks li.bad")).to_have_count(0)
 
 
-def test_spectator_sees_no_hand_in_the_page_or_the_websocket(played: PlayedDeal) -> None:
+def test_spectator_sees_no_hand_in_the_page_or_the_websocket(played: PlayedDeal, server: Server) -> None:
+    served = server.api("GET", f"/api/tables/{played.table_id}/state")  # a spectator's View
+    played.spectator.wait_for_function(
+        "v => +document.getElementById('app').dataset.version >= v", arg=served["version"]
+    )
     # The page: no hand at all, and no card of a friend's hand that was never public (R9.2).
     assert played.spectator_hand_at_midpoint == 0
     assert played.spectator.locator("#hand [data-card]").count() == 0
     assert played.hidden_at_midpoint, "the friends hold cards nobody else has seen"
     assert not played.hidden_at_midpoint & set(played.spectator_cards_at_midpoint)
     # Every WebSocket frame: a spectator's view, no hand, no stock draw's card except the
-    # face-up upcard (R2.6), revealed hands only for a finished deal (R9.3).
+    # face-up upcard (R2.6), revealed hands only for a finished deal (R9.3). The page asks for
+    # patches: the View is rebuilt from them here, as the page does, and checked too.
     assert played.frames
+    rebuilt: dict[str, Any] | None = None
+    patches = 0
     for number, frame in enumerate(played.frames):
         text = json.dumps(without_last_deal(frame))
         assert '"salt"' not in text
         assert '"stock":' not in text
         if number < played.frames_at_midpoint:
             assert not any(f'"{card}"' in text for card in played.hidden_at_midpoint)
+        if frame["type"] == "presence" and rebuilt is not None:
+            merge_presence(rebuilt, frame)
         if frame["type"] not in ("welcome", "update"):
             continue
-        state = frame["state"]
+        if "patch" in frame:
+            assert rebuilt is not None
+            assert rebuilt["version"] == frame["version"] - 1
+            for op in frame["patch"]:
+                if "hands" in op["path"].split("/") or isinstance(op.get("value"), dict):
+                    assert_hands_only_in_last_deal(op.get("value"), ["state", *op["path"].split("/")[1:]])
+            rebuilt = patch.apply(copy.deepcopy(rebuilt), frame["patch"])
+            patches += 1
+        else:
+            rebuilt = copy.deepcopy(frame["state"])
+        state = rebuilt
+        frame = {**{key: value for key, value in frame.items() if key != "patch"}, "state": state}
         assert state["you"] is None
         assert state["best_call"] is None
         observation = state["observation"]
@@ -230,10 +253,26 @@ def test_spectator_sees_no_hand_in_the_page_or_the_websocket(played: PlayedDeal)
         for event in events:
             if event.get("action") == "draw stock":
                 assert event["card"] in (None, upcard)
+    assert patches > 20
+    # The View the page rebuilt is the server's, at the end of the match.
+    assert rebuilt is not None
+    assert steady(rebuilt) == steady(served)
+
+
+def merge_presence(view: dict[str, Any], frame: dict[str, Any]) -> None:
+    """What the page does with a presence frame (api.js ``mergePresence``)."""
+    away = {item["seat"]: item["deadline"] for item in frame["away"]}
+    for player in view["table"]["players"]:
+        player["connected"] = player["seat"] in frame["connected"]
+        player["away_until"] = away.get(player["seat"])
+    view["table"]["spectators"] = frame["spectators"]
 
 
 def without_last_deal(frame: dict[str, Any]) -> dict[str, Any]:
     """A frame less the summary of the last finished deal (which may reveal it, R9.3)."""
+    if "patch" in frame:
+        kept = [op for op in frame["patch"] if not op["path"].startswith("/last_deal")]
+        return {**frame, "patch": kept}
     if "state" not in frame:
         return frame
     return {**frame, "state": {**frame["state"], "last_deal": None}}

@@ -49,6 +49,7 @@ from paiute.server.pubsub import Listener
 from paiute.server.runtime import Plan, Runtime, Settings
 from paiute.server.table import Table
 from paiute.server.tabledata import CLOCK_BOT, IN_MATCH, Draft, TableConfig, TableEvent, status_after
+from paiute.server.updates import Updates
 from paiute.server.writer import Writer
 
 __all__ = ["PRESENCE_EVERY", "ServiceCore"]
@@ -335,15 +336,16 @@ class ServiceCore:
             return
         subscribers = list(rt.subscribers)
         try:
-            texts = rt.updates.texts(table, item, [sub.seat for sub in subscribers], rt.presence())
+            keys = [(sub.seat, sub.patches) for sub in subscribers]
+            texts = rt.updates.texts(table, item, keys, rt.presence())
         except Exception:  # a bug in a view must not take the service down: drop and re-welcome
             log.exception("table %s: building version %d", table.id, item.version)
-            rt.updates = views.Updates()
+            rt.updates = Updates()
             for sub in subscribers:
                 sub.drop()
             return
         for sub in subscribers:
-            sub.push(texts[sub.seat])
+            sub.push(texts[(sub.seat, sub.patches)])
 
     # -- automation: bots, clocks, the next deal ------------------------------------------------
 
@@ -464,9 +466,11 @@ class ServiceCore:
             rt.presence_due = None
             if self._closing:
                 return
-            text = views.dumps(rt.presence().frame())
+            frame = rt.presence().frame()
+            text = views.dumps(frame)
             for sub in list(rt.subscribers):
                 sub.push(text)
+            rt.updates.presence(frame)  # the base of the next patches, as each client merges it
             if rt.presence_publish:
                 rt.presence_publish = False
                 self._publish(rt)

@@ -31,12 +31,14 @@ QUEUE_LIMIT = 512
 
 
 class Subscriber:
-    """One connection's seat (None: a spectator) and its queue of JSON texts to send."""
+    """One connection's seat (None: a spectator), whether its updates are patches (``hello``'s
+    ``patches``: :mod:`paiute.server.updates`), and its queue of JSON texts to send."""
 
-    __slots__ = ("overflowed", "queue", "seat")
+    __slots__ = ("overflowed", "patches", "queue", "seat")
 
-    def __init__(self, seat: int | None, limit: int = QUEUE_LIMIT) -> None:
+    def __init__(self, seat: int | None, limit: int = QUEUE_LIMIT, *, patches: bool = False) -> None:
         self.seat = seat
+        self.patches = patches
         self.queue: asyncio.Queue[str] = asyncio.Queue(limit)
         self.overflowed = False
 

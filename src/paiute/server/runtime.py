@@ -18,6 +18,7 @@ from paiute.server.presence import Remote
 from paiute.server.pubsub import Subscriber
 from paiute.server.table import Table
 from paiute.server.tabledata import Draft
+from paiute.server.updates import Updates
 
 __all__ = ["Plan", "Runtime", "Settings", "hash_token", "new_token"]
 
@@ -65,7 +66,7 @@ class Runtime:
         self.task: asyncio.Task[None] | None = None
         self.wake = asyncio.Event()
         self.players: dict[int, Player] = {}
-        self.updates = views.Updates()  # the update frames, encoded once per version and seat
+        self.updates = Updates()  # the update frames, encoded once per version and seat
         self.away: dict[int, float] = {}  # seats whose player went -> when the bot takes over
         self.rematch_lock = asyncio.Lock()
         self.presence_due: asyncio.TimerHandle | None = None  # the next presence frame

@@ -273,23 +273,27 @@ class Service(ServiceCore):
     # -- connections --------------------------------------------------------------------------
 
     async def connect(
-        self, table_id: str, token: str | None, since: int | None
+        self, table_id: str, token: str | None, since: int | None, *, patches: bool = False
     ) -> tuple[Runtime, Subscriber, dict[str, Any]]:
-        """Register a connection and build its welcome, with no update lost or repeated between."""
+        """Register a connection and build its welcome, with no update lost or repeated between
+        (``patches``: its updates patch the View, :mod:`paiute.server.updates`)."""
         rt = await self.runtime(table_id, fresh=True)
         seat = self.seat_for(rt, token, required=False)
-        sub = Subscriber(seat)
+        sub = Subscriber(seat, patches=patches)
         # No await from here on: the welcome is version N and the queue gets N+1 onwards.
         rt.subscribers.add(sub)
         table = rt.table
+        state = views.view_for(table, seat, rt.presence())
         welcome = {
             "type": "welcome",
             "seat": seat,
             "version": table.version,
-            "state": views.view_for(table, seat, rt.presence()),
+            "state": state,
             "events": [] if since is None else views.events_for(table, since, seat),
         }
         sub.push(views.dumps(welcome))  # first in the queue
+        if patches:
+            rt.updates.welcomed(table, seat, state)  # the base of its first patch
         if seat is not None:
             rt.away.pop(seat, None)
             if table.autoplay.get(seat) in ("away", "host", "clock"):

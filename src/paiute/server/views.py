@@ -22,20 +22,23 @@ from paiute.cards import Card
 from paiute.chance import RecordedChance
 from paiute.deal import Deal, Phase
 from paiute.errors import N_
-from paiute.observation import Observation, history_entry_json
+from paiute.observation import Observation
 from paiute.record import DealRecord, Record
 from paiute.server.errors import ServiceError
 from paiute.server.table import Table, TableEvent
 
 __all__ = [
+    "OWN_KEYS",
     "Presence",
-    "Updates",
+    "SeenMemo",
     "dumps",
     "event_for",
     "events_for",
+    "own_part",
     "proof_for",
     "record_for",
     "replay_for",
+    "shared_part",
     "summary",
     "view_for",
 ]
@@ -105,13 +108,13 @@ def view_for(table: Table, seat: int | None, presence: Presence) -> dict[str, An
     """Everything ``seat`` (None: a spectator) may see of ``table`` now (the View)."""
     deal = table.deal
     observation = None if deal is None else deal.observation(seat)
-    view = _shared(table, presence)
-    view.update(_own(table, seat, deal, observation, None))
+    view = shared_part(table, presence)
+    view.update(own_part(table, seat, deal, observation, None))
     view["observation"] = None if observation is None else observation.to_json()
     return view
 
 
-def _shared(table: Table, presence: Presence) -> dict[str, Any]:
+def shared_part(table: Table, presence: Presence) -> dict[str, Any]:
     """The part of the View that is the same for every seat and spectator."""
     deal = table.deal
     proof = table.pending_proof
@@ -134,12 +137,16 @@ def _shared(table: Table, presence: Presence) -> dict[str, Any]:
     }
 
 
-def _own(
+#: The keys of :func:`own_part`: the View's keys that depend on the seat, besides "observation".
+OWN_KEYS = ("you", "best_call", "call_options", "last_actions", "invite")
+
+
+def own_part(
     table: Table,
     seat: int | None,
     deal: Deal | None,
     observation: Observation | None,
-    seen: _SeenMemo | None,
+    seen: SeenMemo | None,
 ) -> dict[str, Any]:
     """The part of the View that depends on the seat (less the observation itself)."""
     calls = [] if observation is None else _call_options(deal, observation)
@@ -165,69 +172,9 @@ def dumps(value: Any) -> str:
 _dumps = dumps  # the name the builders below use
 
 
-_SeenMemo = dict[tuple[int, int | None], dict[str, Any]]
-
-
-@dataclass(slots=True)
-class _History:
-    """The JSON text of a seat's history in one deal, extended as the deal goes on."""
-
-    count: int = 0
-    text: str = ""
-
-
-class Updates:
-    """The ``update`` frames of one table, built by :func:`view_for`'s parts and encoded once.
-
-    Every seat (and every spectator, who share one text) is sent the whole View with each
-    update (docs/web-protocol.md). Two things make that cheap, without changing a byte of what
-    a seat may see (R9): the part shared by all seats is encoded once per update, and the
-    history, which grows with every action, is kept as JSON text per seat and deal and only
-    the new events are encoded (:func:`~paiute.observation.history_entry_json`, the same
-    entries as :meth:`~paiute.observation.Observation.to_json`). A test checks that every
-    frame decodes to exactly ``event_for`` and ``view_for``.
-    """
-
-    __slots__ = ("_deal", "_history", "_seen")
-
-    def __init__(self) -> None:
-        self._history: dict[int | None, _History] = {}
-        self._seen: _SeenMemo = {}
-        self._deal: Deal | None = None
-
-    def texts(
-        self, table: Table, item: TableEvent, seats: Iterable[int | None], presence: Presence
-    ) -> dict[int | None, str]:
-        """The ``update`` message of ``item`` (just applied) for each of ``seats``, as JSON text."""
-        deal = table.deal
-        if deal is not self._deal:  # a new deal (or a table read back): nothing carries over
-            self._deal = deal
-            self._history.clear()
-            self._seen.clear()
-        shared = _dumps(_shared(table, presence))[:-1]
-        texts: dict[int | None, str] = {}
-        for seat in seats:
-            if seat in texts:
-                continue
-            observation = None if deal is None else deal.observation(seat)
-            own = _dumps(_own(table, seat, deal, observation, self._seen))[1:]
-            observed = "null" if observation is None else self._observation(observation)
-            state = f'{shared},"observation":{observed},{own}'
-            event = _dumps(event_for(table, item, seat))
-            texts[seat] = f'{{"type":"update","version":{item.version},"event":{event},"state":{state}}}'
-        return texts
-
-    def _observation(self, observation: Observation) -> str:
-        history = self._history.get(observation.seat)
-        if history is None or history.count > len(observation.history):
-            history = self._history[observation.seat] = _History()
-        new = observation.history[history.count :]
-        if new:
-            added = ",".join(_dumps(history_entry_json(event)) for event in new)
-            history.text = f"{history.text},{added}" if history.text else added
-            history.count += len(new)
-        head = _dumps(observation.to_json(history=False))[:-1]
-        return f'{head},"history":[{history.text}]}}'
+#: The short form of each action a seat has seen, by (version, seat): kept for the rest of a
+#: deal, as an action seen by a seat never changes (:class:`~paiute.server.updates.Updates`).
+SeenMemo = dict[tuple[int, int | None], dict[str, Any]]
 
 
 def event_for(table: Table, event: TableEvent, seat: int | None) -> dict[str, Any]:
@@ -383,7 +330,7 @@ def _call_options(deal: Deal | None, observation: Observation) -> list[dict[str,
     return [option for _, option in options]
 
 
-def _last_actions(table: Table, seat: int | None, memo: _SeenMemo | None) -> list[dict[str, Any] | None]:
+def _last_actions(table: Table, seat: int | None, memo: SeenMemo | None) -> list[dict[str, Any] | None]:
     """Each seat's last action in the current deal, as ``seat`` sees it (``memo``: kept per
     version and seat for the rest of the deal, as an action seen by a seat never changes)."""
     result: list[dict[str, Any] | None] = []

@@ -102,7 +102,7 @@ async def _serve(
 ) -> None:
     try:
         may_see((await service.runtime(table_id)).table, hello["token"], hello["invite"])
-        rt, sub, _ = await service.connect(table_id, hello["token"], hello["since"])
+        rt, sub, _ = await service.connect(table_id, hello["token"], hello["since"], patches=hello["patches"])
     except ServiceError as error:
         await _refuse(websocket, error, lang)
         return
@@ -168,8 +168,10 @@ def _hello(text: str, limit: int) -> dict[str, Any]:
     invite = data.get("invite")
     if invite is not None and (not isinstance(invite, str) or len(invite) > 64):
         raise ServiceError("bad_request", N_("invite is a table's invitation code (or null)"))
-    # "lang" chooses the language of error messages; an unknown one is passed over.
-    return {"token": token, "since": since, "lang": data.get("lang"), "invite": invite}
+    # "lang" chooses the language of error messages; an unknown one is passed over. "patches":
+    # true asks for updates that patch the View (anything else: the whole View each time).
+    patches = data.get("patches") is True
+    return {"token": token, "since": since, "lang": data.get("lang"), "invite": invite, "patches": patches}
 
 
 async def _read(

@@ -3,7 +3,9 @@
 // The WebSocket client reconnects by itself, asking for the events it missed (`since`), and
 // keeps every message that carries an id until the server acknowledges it; after a reconnect
 // (or a long silence) it sends the message again with the SAME id, so the server applies it
-// at most once (a repeated id is answered with the first ack).
+// at most once (a repeated id is answered with the first ack). It asks for patches: after the
+// welcome's View, each update carries a JSON Patch of it, applied here; a patch that does not
+// follow the last version, or does not fit, makes it reconnect for the whole View.
 
 import { currentLanguage, t } from "./strings.js";
 
@@ -117,6 +119,55 @@ export async function api(path, { method = "GET", body = undefined, token = null
   return data;
 }
 
+/** Apply a JSON Patch (RFC 6902: add, replace, remove; docs/web-protocol.md) to `doc` in place
+ * where it can; returns the result. Throws an Error when an operation does not fit. */
+export function applyPatch(doc, ops) {
+  if (!Array.isArray(ops)) throw new Error("a patch is a list of operations");
+  for (const op of ops) {
+    if (op.path === "") {
+      if (op.op !== "replace") throw new Error("only replace may name the whole document");
+      doc = op.value;
+      continue;
+    }
+    const parts = op.path.split("/").slice(1).map((p) => p.replaceAll("~1", "/").replaceAll("~0", "~"));
+    const last = parts.pop();
+    let parent = doc;
+    for (const part of parts) {
+      if (parent === null || typeof parent !== "object" || !(part in parent)) throw new Error(`no ${op.path}`);
+      parent = parent[part];
+    }
+    if (parent === null || typeof parent !== "object") throw new Error(`no ${op.path}`);
+    if (Array.isArray(parent)) {
+      const index = last === "-" ? parent.length : Number(last);
+      const room = op.op === "add" ? parent.length : parent.length - 1;
+      if (!/^(0|[1-9][0-9]*|-)$/.test(last) || index > room || (last === "-" && op.op !== "add")) {
+        throw new Error(`no ${op.path}`);
+      }
+      if (op.op === "add") parent.splice(index, 0, op.value);
+      else if (op.op === "replace") parent[index] = op.value;
+      else if (op.op === "remove") parent.splice(index, 1);
+      else throw new Error(`unknown operation ${op.op}`);
+    } else {
+      if (op.op !== "add" && !(last in parent)) throw new Error(`no ${op.path}`);
+      if (op.op === "add" || op.op === "replace") parent[last] = op.value;
+      else if (op.op === "remove") delete parent[last];
+      else throw new Error(`unknown operation ${op.op}`);
+    }
+  }
+  return doc;
+}
+
+/** What a client does with a presence frame: merge it into the View (the base of the patches). */
+export function mergePresence(view, frame) {
+  if (!view?.table?.players) return;
+  const away = new Map((frame.away ?? []).map((item) => [item.seat, item.deadline]));
+  for (const player of view.table.players) {
+    player.connected = (frame.connected ?? []).includes(player.seat);
+    player.away_until = away.get(player.seat) ?? null;
+  }
+  view.table.spectators = frame.spectators;
+}
+
 const RESEND_AFTER_MS = 6000;
 const PING_EVERY_MS = 20000;
 
@@ -130,6 +181,7 @@ export class TableSocket {
     this.token = token;
     this.callbacks = callbacks;
     this.version = null; // the last version seen: sent as `since` when reconnecting
+    this.view = null; // the View at that version, kept up to date by the patches
     this.pending = new Map(); // id -> {message, resolve, reject, sentAt}
     this.ws = null;
     this.attempt = 0;
@@ -151,7 +203,7 @@ export class TableSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.addEventListener("open", () => {
-      const hello = { type: "hello", token: this.token, since: this.version, lang: currentLanguage() };
+      const hello = { type: "hello", token: this.token, since: this.version, lang: currentLanguage(), patches: true };
       ws.send(JSON.stringify(this.invite ? { ...hello, invite: this.invite } : hello));
     });
     ws.addEventListener("message", (event) => this.receive(event.data));
@@ -190,15 +242,27 @@ export class TableSocket {
         this.attempt = 0;
         this.welcomed = true;
         this.version = msg.version;
+        this.view = msg.state;
         this.status("online");
-        this.callbacks.onWelcome?.(msg);
+        this.callbacks.onWelcome?.({ ...msg, state: structuredClone(msg.state) });
         // Everything not acknowledged goes again, with its own id: applied at most once.
         for (const entry of this.pending.values()) this.transmit(entry);
         break;
       case "update":
         if (this.version !== null && msg.version <= this.version) return; // already seen
+        if (msg.patch) {
+          try {
+            if (this.view === null || msg.version !== this.version + 1) throw new Error("a version is missing");
+            this.view = applyPatch(this.view, msg.patch);
+          } catch {
+            this.resync(); // the whole View again, and the events missed, with the welcome
+            return;
+          }
+        } else {
+          this.view = msg.state;
+        }
         this.version = msg.version;
-        this.callbacks.onUpdate?.(msg);
+        this.callbacks.onUpdate?.({ ...msg, state: structuredClone(this.view) });
         break;
       case "ack": {
         const entry = this.pending.get(msg.id);
@@ -223,6 +287,7 @@ export class TableSocket {
         break;
       }
       case "presence":
+        mergePresence(this.view, msg);
         this.callbacks.onPresence?.(msg);
         break;
       default:
@@ -260,10 +325,20 @@ export class TableSocket {
     }
   }
 
+  /** Reconnect at once, asking for what came after the last version applied. */
+  resync() {
+    const ws = this.ws;
+    this.ws = null;
+    this.welcomed = false;
+    if (ws) ws.close();
+    this.connect();
+  }
+
   /** Reconnect at once with another token (after taking a seat). */
   reconnect(token) {
     this.token = token;
     this.version = null;
+    this.view = null;
     const ws = this.ws;
     this.ws = null;
     this.welcomed = false;

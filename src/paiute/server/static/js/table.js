@@ -3,7 +3,17 @@
 // legal_actions, and a refusal from the server is shown with its rule ID.
 
 import { setNotify, setSound, setTitle, soundOn, yourTurn } from "./alerts.js";
-import { TableSocket, api, errorText, forget, getSeatToken, recall, remember, setSeatToken } from "./api.js";
+import {
+  TableSocket,
+  api,
+  errorText,
+  forget,
+  getSeatToken,
+  mergePresence,
+  recall,
+  remember,
+  setSeatToken,
+} from "./api.js";
 import { cardBack, cardElement, cardRow, cardShort, sortCards, valueText } from "./cards.js";
 import { applyStrings, formatNumber, t } from "./strings.js";
 import { renderSummary } from "./summary.js";
@@ -703,14 +713,8 @@ function leave() {
 }
 
 function onPresence(frame) {
-  const view = state.view;
-  if (!view?.table?.players) return;
-  const away = new Map((frame.away ?? []).map((item) => [item.seat, item.deadline]));
-  for (const player of view.table.players) {
-    player.connected = (frame.connected ?? []).includes(player.seat);
-    player.away_until = away.get(player.seat) ?? null;
-  }
-  view.table.spectators = frame.spectators;
+  if (!state.view?.table?.players) return;
+  mergePresence(state.view, frame);
   render();
 }
 
