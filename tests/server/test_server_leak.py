@@ -19,13 +19,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import auth, create, fast_limits, fast_settings, join, start
+from server_helpers import auth, create, fast_limits, fast_settings, join, start, steady
 from starlette.testclient import WebSocketTestSession
 
 from paiute.cards import Card
 from paiute.deal import Deal
 from paiute.record import Record
-from paiute.server import create_app
+from paiute.server import create_app, patch
 from paiute.server.table import Table, TableEvent
 
 CARD = re.compile(r"\b(?:[2-9TJQKA][cdhs]|Jk[12])\b")
@@ -103,7 +103,18 @@ class Capture:
         text = json.dumps(payload)
         for salt in secrets.salts:
             assert salt not in text, f"viewer {viewer} got a salt before the deal ended"
-        self._walk(viewer, secrets, payload, "$")
+        if isinstance(payload, dict) and "patch" in payload:
+            # An update's patch: each value is walked as if it stood at its path in the View.
+            self._walk(viewer, secrets, {**payload, "patch": None}, "$")
+            for op in payload["patch"]:
+                parts = op["path"].split("/")[1:]
+                if parts[:1] == ["last_deal"] or "wild_cards" in parts:
+                    continue  # a finished deal (R9.3); which cards are wild (R3)
+                for key in parts:
+                    assert key not in FORBIDDEN_KEYS, f"{op['path']} sent to viewer {viewer}"
+                self._walk(viewer, secrets, op.get("value"), f"$.state{'.'.join(['', *parts])}")
+        else:
+            self._walk(viewer, secrets, payload, "$")
         self.checked += 1
 
     def _walk(self, viewer: int | None, secrets: Secrets, value: Any, path: str) -> None:
@@ -133,18 +144,31 @@ class Capture:
 
 
 def drain(
-    ws: WebSocketTestSession, viewer: int | None, version: int, capture: Capture, last: dict[int | None, int]
+    ws: WebSocketTestSession,
+    viewer: int | None,
+    version: int,
+    capture: Capture,
+    last: dict[int | None, int],
+    rebuilt: dict[int | None, dict[str, Any]],
 ) -> None:
-    """Read (and check) a connection's frames until it has seen ``version``."""
+    """Read (and check) a connection's frames until it has seen ``version``; ``rebuilt``: each
+    viewer's View, rebuilt from its patches (and checked as a whole View too)."""
     for _ in range(ROUNDS):
         if last[viewer] >= version:
             return
         message = json.loads(ws.receive_text())
         if message["type"] in ("welcome", "update"):
             capture.check(viewer, message["version"], message)
+            if "patch" in message:
+                assert rebuilt[viewer]["version"] == message["version"] - 1
+                rebuilt[viewer] = patch.apply(rebuilt[viewer], message["patch"])
+                capture.check(viewer, message["version"], rebuilt[viewer])
+            else:
+                rebuilt[viewer] = message["state"]
             last[viewer] = message["version"]
         elif message["type"] == "presence":
             capture.check(viewer, last[viewer], message)  # who is there, never a card
+            merge_presence(rebuilt[viewer], message)
         else:
             assert message["type"] in ("ack", "error"), message
             assert "state" not in message
@@ -173,10 +197,27 @@ MATCHES = [
 ]
 
 
+def merge_presence(view: dict[str, Any], frame: dict[str, Any]) -> None:
+    """What a client does with a presence frame (the page's ``mergePresence``)."""
+    away = {item["seat"]: item["deadline"] for item in frame["away"]}
+    for player in view["table"]["players"]:
+        player["connected"] = player["seat"] in frame["connected"]
+        player["away_until"] = away.get(player["seat"])
+    view["table"]["spectators"] = frame["spectators"]
+
+
+@pytest.mark.parametrize("patches", [False, True], ids=["views", "patches"])
 @pytest.mark.parametrize(("table", "people", "policy"), MATCHES)
 def test_r9_nothing_sent_reveals_a_hidden_card(
-    db_url: str, recorded: dict[tuple[str, int], Secrets], table: dict[str, Any], people: int, policy: str
+    db_url: str,
+    recorded: dict[tuple[str, int], Secrets],
+    table: dict[str, Any],
+    people: int,
+    policy: str,
+    patches: bool,
 ) -> None:
+    """R9 over every frame, with whole Views and with patches (``hello``'s ``patches``): each
+    patch, and the View rebuilt from the patches, which must also be the HTTP View."""
     rng = random.Random(sum(map(ord, json.dumps(table))))
     with TestClient(create_app(db_url, limits=fast_limits(), settings=fast_settings())) as client:
         table_id, token = create(client, **table)
@@ -186,14 +227,16 @@ def test_r9_nothing_sent_reveals_a_hidden_card(
             tokens[seat] = other
         capture = Capture(table_id, recorded)
         last: dict[int | None, int] = {}
+        rebuilt: dict[int | None, dict[str, Any]] = {}
         sockets: dict[int | None, WebSocketTestSession] = {}
         with contextlib_exit() as stack:
             for viewer, seat_token in tokens.items():
                 ws = stack.enter_context(client.websocket_connect(f"/ws/tables/{table_id}"))
-                ws.send_json({"type": "hello", "token": seat_token, "since": 0})
+                ws.send_json({"type": "hello", "token": seat_token, "since": 0, "patches": patches})
                 welcome = json.loads(ws.receive_text())
                 capture.check(viewer, welcome["version"], welcome)
                 last[viewer] = welcome["version"]
+                rebuilt[viewer] = welcome["state"]
                 sockets[viewer] = ws
             start(client, table_id, token)
             gone: set[int] = set()
@@ -205,7 +248,9 @@ def test_r9_nothing_sent_reveals_a_hidden_card(
                     capture.check(viewer, views[viewer]["version"], views[viewer])
                 version = max(view["version"] for view in views.values())
                 for viewer, ws in sockets.items():
-                    drain(ws, viewer, version, capture, last)
+                    drain(ws, viewer, version, capture, last, rebuilt)
+                    if rebuilt[viewer]["version"] == views[viewer]["version"]:
+                        assert steady(rebuilt[viewer]) == steady(views[viewer]), f"viewer {viewer}"
                 if views[None]["status"] == "closed":
                     break
                 if policy == "leave" and views[1]["status"] == "playing":
@@ -285,3 +330,11 @@ def test_the_leak_check_finds_a_leak() -> None:
         capture.check(0, 5, {"type": "action", "deal": 1, "seat": 1, "action": "draw stock", "card": "2d"})
     with pytest.raises(AssertionError, match="hands"):
         capture.check(0, 5, {"hands": []})
+    # In a patch: a value at its path, and a path naming what must not be sent.
+    capture.check(
+        0, 5, {"type": "update", "patch": [{"op": "replace", "path": "/last_deal", "value": [["7h"]]}]}
+    )
+    with pytest.raises(AssertionError, match="7h"):
+        capture.check(0, 5, {"patch": [{"op": "add", "path": "/observation/hand/-", "value": "7h"}]})
+    with pytest.raises(AssertionError, match="hands"):
+        capture.check(0, 5, {"patch": [{"op": "replace", "path": "/observation/hands", "value": []}]})
