@@ -185,12 +185,16 @@ def test_views_rebuilt_from_patches_are_view_for() -> None:
 def test_patch_round_trip_and_refusals() -> None:
     """``patch.diff`` then ``patch.apply`` gives the new document; a patch that does not fit
     its document is refused with PatchError (a client then asks for the whole View)."""
-    old = {"a": [1, 2, 3], "b": {"c": "x", "d/e": 1, "f~": 2}, "chat": [1, 2, 3], "pile": [1, 2, 3]}
-    new = {"a": [1, 2, 3, 4, 5], "b": {"c": "y", "d/e": 1, "g": None}, "chat": [2, 3, 4], "pile": [1]}
+    same = {"h": 1, "i": 2, "j": 3}
+    old = {"a": [1, 2, 3], "b": {"c": "x", "d/e": 1, "f~": 2, **same}, "chat": [1, 2, 3], "pile": [1, 2, 3]}
+    new = {"a": [1, 2, 3, 4, 5], "b": {"c": "y", "d/e": 1, "g": None, **same}, "chat": [2, 3, 4], "pile": [1]}
+    new["k"] = {"x": 1, "y": 2}
+    old["k"] = {"x": 2, "y": 3}
     ops = patch.diff(old, new)
     assert {"op": "add", "path": "/a/-", "value": 4} in ops
     assert {"op": "remove", "path": "/b/f~0"} in ops
     assert {"op": "remove", "path": "/chat/0"} in ops
+    assert {"op": "replace", "path": "/k", "value": {"x": 1, "y": 2}} in ops  # mostly changed: whole
     assert patch.apply(json.loads(json.dumps(old)), ops) == new
     assert patch.diff(new, new) == []
     assert patch.pointer("b", "d/e") == "/b/d~1e"

@@ -37,10 +37,11 @@ def pointer(*parts: str | int) -> str:
 def diff(old: Any, new: Any, path: str = "", ops: list[Op] | None = None) -> list[Op]:
     """The operations that turn ``old`` into ``new`` (appended to ``ops``, which is returned).
 
-    Objects are compared key by key; a list that only grew (or lost its first items and grew,
-    like the chat's last 50 lines) gets ``add``/``remove`` of the items that changed, any other
-    changed list or value one ``replace``. The values in the operations are ``new``'s own
-    objects (not copies).
+    Objects are compared key by key (one whose keys changed for the most part is replaced
+    whole, except the root); a list that only grew (or lost its first items and grew, like the
+    chat's last 50 lines) gets ``add``/``remove`` of the items that changed, one with one item
+    changed a patch of that item, any other changed list or value one ``replace``. The values
+    in the operations are ``new``'s own objects (not copies).
     """
     if ops is None:
         ops = []
@@ -52,16 +53,17 @@ def diff(old: Any, new: Any, path: str = "", ops: list[Op] | None = None) -> lis
 def _changed(old: Any, new: Any, path: str, ops: list[Op]) -> None:
     """:func:`diff` of two values known to differ."""
     if type(old) is dict and type(new) is dict:
-        for key, value in new.items():
-            if key in old:
-                before = old[key]
-                if before is not value and before != value:
-                    _changed(before, value, f"{path}/{_escape(key)}", ops)
-            else:
-                ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": value})
-        if len(old) + sum(1 for key in new if key not in old) != len(new):
-            ops.extend({"op": "remove", "path": f"{path}/{_escape(key)}"} for key in old if key not in new)
-        return
+        changed = [key for key, value in new.items() if key not in old or old[key] != value]
+        gone = [key for key in old if key not in new] if old.keys() != new.keys() else []
+        if not path or 2 * (len(changed) + len(gone)) <= len(new):  # else one replace is shorter
+            for key in changed:
+                where = f"{path}/{_escape(key)}"
+                if key in old:
+                    _changed(old[key], new[key], where, ops)
+                else:
+                    ops.append({"op": "add", "path": where, "value": new[key]})
+            ops.extend({"op": "remove", "path": f"{path}/{_escape(key)}"} for key in gone)
+            return
     if type(old) is list and type(new) is list and old and new:
         if len(old) == len(new):
             changed = [index for index in range(len(new)) if old[index] != new[index]]

@@ -22,6 +22,7 @@ frame decodes to ``event_for`` and ``view_for``, and that the Views rebuilt from
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -30,12 +31,49 @@ from paiute.deal import Deal
 from paiute.observation import Observation, history_entry_json
 from paiute.server.patch import diff
 from paiute.server.table import Table, TableEvent
-from paiute.server.views import OWN_KEYS, Presence, SeenMemo, dumps, event_for, own_part, shared_part
+from paiute.server.views import (
+    OWN_KEYS,
+    Presence,
+    SeenMemo,
+    dumps,
+    event_for,
+    last_action,
+    own_part,
+    shared_part,
+)
 
 __all__ = ["Key", "Updates"]
 
 #: A connection's seat (None: a spectator) and whether it takes patches.
 Key = tuple[int | None, bool]
+
+#: The keys of an observation that every viewer of a deal sees alike (R4.5, R9.1: public).
+#: Their operations are made once an update and go to each viewer whose values before and
+#: after are those of the viewer they were made for (compared, never assumed).
+_PUBLIC = (
+    "rules",
+    "players",
+    "dealer",
+    "current_seat",
+    "phase",
+    "balances",
+    "pot",
+    "upcard",
+    "initial_discard",
+    "wild_cards",
+    "stock_size",
+    "stock_bottom",
+    "rebuilds",
+    "discard_pile",
+    "hand_sizes",
+    "known_cards",
+    "taken_card",
+    "calls",
+    "highest_call",
+    "outcome",
+)
+_PUBLIC_KEYS = frozenset(_PUBLIC)
+_public_values = operator.itemgetter(*_PUBLIC)
 
 
 @dataclass(slots=True)
@@ -66,7 +104,7 @@ class _Shared:
 class Updates:
     """The ``update`` frames of one table (see the module's docstring)."""
 
-    __slots__ = ("_bases", "_deal", "_history", "_seen", "_shared")
+    __slots__ = ("_bases", "_deal", "_history", "_public", "_seen", "_shared")
 
     def __init__(self) -> None:
         self._history: dict[int | None, _History] = {}
@@ -74,6 +112,8 @@ class Updates:
         self._deal: Deal | None = None
         self._shared: _Shared | None = None
         self._bases: dict[int | None, _Base] = {}
+        # This update's operations on the public keys: (values before, values after), text.
+        self._public: tuple[tuple[Any, Any], str] | None = None
 
     def texts(
         self, table: Table, item: TableEvent, keys: Iterable[Key], presence: Presence
@@ -96,14 +136,22 @@ class Updates:
         if before is not None and before.version == version - 1 and any(True in m for m in wanted.values()):
             shared_ops = dumps(diff(before.view, shared))[1:-1]
         texts: dict[Key, str] = {}
+        self._public = None
+        # Only an action looks different from one seat to another (R4.5: a stock draw's card).
+        same_event = None if item.type == "action" else dumps(event_for(table, item, None))
         for seat, modes in wanted.items():
+            if same_event is None:
+                seen = event_for(table, item, seat)
+                self._seen[(version, seat)] = last_action(seen)  # own_part's last_actions use it
+                event = dumps(seen)
+            else:
+                event = same_event
             observation = None if deal is None else deal.observation(seat)
             own = own_part(table, seat, deal, observation, self._seen)
             head = None if observation is None else observation.to_json(history=False)
             base = self._bases.get(seat)
             count = 0 if observation is None else len(observation.history)
             self._bases[seat] = _Base(version, own, head, count, deal)
-            event = dumps(event_for(table, item, seat))
             prefix = f'{{"type":"update","version":{version},"event":{event},'
             patchable = shared_ops is not None and base is not None and base.version == version - 1
             full = ""
@@ -120,7 +168,7 @@ class Updates:
                 if not patchable or base is None or shared_ops is None:
                     texts[(seat, True)] = full  # no base to patch: the whole View
                     continue
-                own_ops = dumps(self._patch(base, own, observation, head, deal))[1:-1]
+                own_ops = self._patch(base, own, observation, head, deal)
                 joined = ",".join(part for part in (shared_ops, own_ops) if part)
                 texts[(seat, True)] = f'{prefix}"patch":[{joined}]}}'
         return texts
@@ -163,23 +211,45 @@ class Updates:
         observation: Observation | None,
         head: dict[str, Any] | None,
         deal: Deal | None,
-    ) -> list[dict[str, Any]]:
-        """The operations on a seat's own part and observation (the shared part's come first)."""
+    ) -> str:
+        """The operations on a seat's own part and observation, as JSON text less its brackets
+        (the shared part's come before them)."""
         ops = diff(base.own, own)
         if observation is None or head is None:
             if base.observation is not None:
                 ops.append({"op": "replace", "path": "/observation", "value": None})
-            return ops
+            return dumps(ops)[1:-1]
         history = observation.history
-        if base.observation is None or base.deal is not deal or base.history > len(history):
+        before = base.observation
+        if before is None or base.deal is not deal or base.history > len(history):
             whole = dict(head)
             whole["history"] = [history_entry_json(event) for event in history]
             ops.append({"op": "replace", "path": "/observation", "value": whole})
-            return ops
-        diff(base.observation, head, "/observation", ops)
+            return dumps(ops)[1:-1]
+        values = (_public_values(before), _public_values(head))
+        if self._public is not None and self._public[0] == values:
+            public = self._public[1]
+        else:
+            public_ops: list[dict[str, Any]] = []
+            for key in _PUBLIC:
+                old, new = before[key], head[key]
+                if old != new:
+                    diff(old, new, f"/observation/{key}", public_ops)
+            public = dumps(public_ops)[1:-1]
+            if self._public is None:
+                self._public = (values, public)
+        for key, value in head.items():  # the seat's own: its hand, its legal actions...
+            if key in _PUBLIC_KEYS:
+                continue
+            if key in before:
+                if before[key] != value:
+                    diff(before[key], value, f"/observation/{key}", ops)
+            else:
+                ops.append({"op": "add", "path": f"/observation/{key}", "value": value})
+        ops.extend({"op": "remove", "path": f"/observation/{key}"} for key in before if key not in head)
         for event in history[base.history :]:
             ops.append({"op": "add", "path": "/observation/history/-", "value": history_entry_json(event)})
-        return ops
+        return ",".join(part for part in (public, dumps(ops)[1:-1]) if part)
 
     def _observation(self, observation: Observation, head: dict[str, Any]) -> str:
         history = self._history.get(observation.seat)

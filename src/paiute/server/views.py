@@ -34,6 +34,7 @@ __all__ = [
     "dumps",
     "event_for",
     "events_for",
+    "last_action",
     "own_part",
     "proof_for",
     "record_for",
@@ -330,6 +331,11 @@ def _call_options(deal: Deal | None, observation: Observation) -> list[dict[str,
     return [option for _, option in options]
 
 
+def last_action(seen: dict[str, Any]) -> dict[str, Any]:
+    """An action event as a seat saw it (:func:`event_for`), in the short form of ``last_actions``."""
+    return {key: seen[key] for key in ("version", "action", "card", "by", "text")}
+
+
 def _last_actions(table: Table, seat: int | None, memo: SeenMemo | None) -> list[dict[str, Any] | None]:
     """Each seat's last action in the current deal, as ``seat`` sees it (``memo``: kept per
     version and seat for the rest of the deal, as an action seen by a seat never changes)."""
@@ -341,8 +347,7 @@ def _last_actions(table: Table, seat: int | None, memo: SeenMemo | None) -> list
             continue
         short = None if memo is None else memo.get((event.version, seat))
         if short is None:
-            seen = event_for(table, event, seat)
-            short = {key: seen[key] for key in ("version", "action", "card", "by", "text")}
+            short = last_action(event_for(table, event, seat))
             if memo is not None:
                 memo[(event.version, seat)] = short
         result.append(short)
