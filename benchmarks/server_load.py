@@ -339,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-compression",
         action="store_true",
-        help="clients refuse permessage-deflate (browsers ask for it)",
+        help="clients do not ask for permessage-deflate (browsers ask; paiute serve declines it)",
     )
     parser.add_argument(
         "--whole-views",

@@ -267,7 +267,7 @@ def run(args: argparse.Namespace) -> int:
         from paiute.server.limits import Limits
         from paiute.server.migrate import upgrade
         from paiute.server.service import Settings
-        from paiute.server.wsproto import websocket_protocol
+        from paiute.server.wsproto import PER_MESSAGE_DEFLATE, websocket_protocol
     except ImportError as error:
         raise PaiuteError(
             f"paiute serve needs the web extra ({error.name} is missing): pip install 'paiute[web]'"
@@ -345,7 +345,8 @@ def run(args: argparse.Namespace) -> int:
         app,
         log_level=args.log_level,
         http=http_protocol(limits.header_seconds),  # a deadline for headers (paiute.server.httpproto)
-        ws=websocket_protocol(),  # uvicorn's, compressing at zlib level 1 (paiute.server.wsproto)
+        ws=websocket_protocol(),  # uvicorn's sans-I/O protocol (paiute.server.wsproto)
+        ws_per_message_deflate=PER_MESSAGE_DEFLATE,  # off: updates are small patches
         ws_max_size=WS_MAX_SIZE,
         lifespan="on",
         access_log=args.log_level == "debug",

@@ -7,8 +7,8 @@ the rest of a request's headers: 300 sockets that send half a request hold 300 c
 finish its headers, then closes the connection. The body has its own deadline
 (:class:`paiute.server.limits.BodyLimit`).
 
-Like :mod:`paiute.server.wsproto` this builds on a class uvicorn does not document as an
-extension point: :func:`http_protocol` falls back to uvicorn's "auto" when it is not there.
+This builds on a class uvicorn does not document as an extension point: :func:`http_protocol`
+falls back to uvicorn's "auto" when it is not there.
 """
 
 from __future__ import annotations

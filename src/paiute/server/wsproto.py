@@ -1,63 +1,30 @@
-"""The WebSocket protocol ``paiute serve`` runs: uvicorn's, with a cheaper permessage-deflate.
+"""The WebSocket protocol ``paiute serve`` runs: uvicorn's sans-I/O one, without compression.
 
-Browsers ask for permessage-deflate and every ``update`` carries the whole View (several
-kilobytes, most of it the deal's history), so compression stays on: it sends a sixth of the
-bytes. uvicorn compresses at zlib's default level (6); at level 1 the frames are about 30%
-larger (still a fifth of the raw text) and compressing takes about half the CPU, which on a
-busy server is the single largest cost of an update (benchmarks/server_load.py). The window
-(4 KiB) and memory settings are uvicorn's.
+Browsers ask for permessage-deflate, and the server declines it (:data:`PER_MESSAGE_DEFLATE`,
+uvicorn's ``ws_per_message_deflate``; a client cannot tell but for the absent extension). Since
+updates carry a patch of the View instead of the whole View (:mod:`paiute.server.updates`), an
+update is about 0.8 KB of JSON: compressing it saves a few hundred bytes a frame and cost about
+8% of the server's CPU per action in ``benchmarks/server_load.py`` (zlib level 1; it had been
+the largest single cost when every frame carried the whole View), and a context per
+connection (the frames differ per seat, so it cannot be shared). A whole View (a ``welcome``,
+or an update on a connection that asked for no patches) is 7-13 KB, sent once per connection
+or by clients that chose it. docs/web-protocol.md (*Compression*) has the figures.
 
-The subclass builds on uvicorn's sans-I/O protocol, which is not a documented extension
-point: :func:`websocket_protocol` falls back to uvicorn's own choice ("auto") when that
-class is not there, so a uvicorn release that moves it costs CPU, never a failure to start.
+uvicorn's sans-I/O protocol ("websockets-sansio") is the one ``paiute serve`` was measured
+with; :func:`websocket_protocol` falls back to uvicorn's own choice ("auto") in a uvicorn
+release without it.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from typing import Any
+from uvicorn.config import WS_PROTOCOLS
 
-from uvicorn.config import Config
-from uvicorn.server import ServerState
-from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
-from websockets.server import ServerProtocol
+__all__ = ["PER_MESSAGE_DEFLATE", "websocket_protocol"]
 
-try:
-    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-except ImportError:  # pragma: no cover - another uvicorn layout
-    WebSocketsSansIOProtocol = None  # type: ignore[assignment,misc]
-
-__all__ = ["COMPRESSION_LEVEL", "WebSocketProtocol", "websocket_protocol"]
-
-#: zlib's level for outgoing frames (1: fastest; uvicorn's default is 6).
-COMPRESSION_LEVEL = 1
+#: Whether the server accepts permessage-deflate (uvicorn's ``ws_per_message_deflate``).
+PER_MESSAGE_DEFLATE = False
 
 
-def websocket_protocol() -> type[Any] | str:
-    """What to pass as uvicorn's ``ws``: :class:`WebSocketProtocol`, or "auto" without it."""
-    return WebSocketProtocol if WebSocketsSansIOProtocol is not None else "auto"
-
-
-class WebSocketProtocol(WebSocketsSansIOProtocol or object):  # type: ignore[misc]
-    """uvicorn's sans-I/O WebSocket protocol, compressing at :data:`COMPRESSION_LEVEL`."""
-
-    def __init__(
-        self,
-        config: Config,
-        server_state: ServerState,
-        app_state: dict[str, Any],
-        _loop: asyncio.AbstractEventLoop | None = None,
-    ) -> None:
-        super().__init__(config, server_state, app_state, _loop)
-        if config.ws_per_message_deflate:
-            deflate = ServerPerMessageDeflateFactory(
-                server_max_window_bits=12,
-                client_max_window_bits=12,
-                compress_settings={"memLevel": 5, "level": COMPRESSION_LEVEL},
-            )
-            self.conn = ServerProtocol(
-                extensions=[deflate],
-                max_size=config.ws_max_size,
-                logger=logging.getLogger("uvicorn.error"),
-            )
+def websocket_protocol() -> str:
+    """What to pass as uvicorn's ``ws``: "websockets-sansio", or "auto" without it."""
+    return "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "auto"
