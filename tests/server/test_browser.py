@@ -482,6 +482,60 @@ def test_lost_ack_is_sent_again_with_the_same_id_and_applied_once(server: Server
     assert not errors
 
 
+def test_a_lost_update_makes_the_page_resync(server: Server, browser: Browser) -> None:
+    """The page asks for patches; one update is lost on the way: the next patch does not follow
+    the page's version, so the page reconnects with ``since`` = the last version it applied and
+    takes the welcome's whole View, then plays on with the server's state."""
+    errors: list[str] = []
+    created = server.api(
+        "POST", "/api/tables", json={"name": "Gappy", "player_name": "Ed", "seats": 2, "bots": "greedy"}
+    )
+    table_id, token = created["table"]["id"], created["token"]
+    page = new_page(browser, errors)
+    hellos: list[dict[str, Any]] = []
+    dropped: list[int] = []
+    drop = {"update": False}
+
+    def route(socket: WebSocketRoute) -> None:
+        upstream = socket.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data["type"] == "hello":
+                hellos.append(data)
+            upstream.send(message)
+
+        def to_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if drop["update"] and data["type"] == "update" and "patch" in data:
+                drop["update"] = False
+                dropped.append(data["version"])
+                return
+            socket.send(message)
+
+        socket.on_message(to_server)
+        upstream.on_message(to_page)
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), route)
+    page.goto(f"{server.url}/t/{table_id}#seat={token}")
+    me = TablePage(page)
+    me.wait_ready()
+    assert hellos[0]["patches"] is True
+    drop["update"] = True
+    page.click("#start-button")  # started, commitment, ...: the first of them is lost
+    wait_for_my_draw(me)
+    assert dropped
+    assert len(hellos) == 2
+    assert hellos[1]["since"] == dropped[0] - 1  # the last version the page had applied
+    page.click("#btn-draw-stock")
+    expect(page.locator("#hand [data-card]")).to_have_count(6)
+    served = server.api("GET", f"/api/tables/{table_id}/state", token=token)
+    expect(page.locator("#app")).to_have_attribute("data-version", str(served["version"]))
+    assert sorted(me.hand()) == sorted(served["observation"]["hand"])
+    assert len(hellos) == 2
+    assert not errors
+
+
 def honest_proof(
     players: int = 3, dealer: int = 1, position: int = 17
 ) -> tuple[dict[str, Any], dict[str, Any]]:
