@@ -211,7 +211,9 @@ async def play(
                     stats.updates += 1
                     if "patch" in message:  # the page's way (hello's "patches"): apply it
                         if message["version"] != view["version"] + 1:
-                            raise RuntimeError(f"a patch for version {message['version']} after {view['version']}")
+                            raise RuntimeError(
+                                f"a patch for version {message['version']} after {view['version']}"
+                            )
                         view = apply_patch(view, message["patch"])
                     else:
                         view = message["state"]
