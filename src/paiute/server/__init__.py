@@ -7,6 +7,8 @@
 Modules: :mod:`~paiute.server.table` (a table's pure state, rebuilt from its events, and the
 plans for new ones; its values in :mod:`~paiute.server.tabledata`),
 :mod:`~paiute.server.views` (the one builder of everything a client is sent),
+:mod:`~paiute.server.updates` and :mod:`~paiute.server.patch` (the ``update`` frames, whole
+Views or JSON patches of them),
 :mod:`~paiute.server.db` and :mod:`~paiute.server.migrate` (storage),
 :mod:`~paiute.server.core` (the commit path, bots, clocks), :mod:`~paiute.server.service`
 (the requests and connections over it), :mod:`~paiute.server.pubsub`
