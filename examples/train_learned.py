@@ -1,14 +1,20 @@
 """Train the ``learned`` player's value network on the CPU, with NumPy only (docs/learned.md).
 
-Two methods, from the same warm start, with the same features and the same number of deals:
+Every deal, training and behaviour cloning alike, is played through the public PettingZoo
+environment (:func:`paiute.envs.pettingzoo.env` with ``observation_object=True``):
+``reset(seed)``, then ``last()``/``step(action_id)`` for every seat, the learner and the
+``greedy`` seats each acting on the Observation the env gives the seat to act in its
+``infos`` (R9), the learner's reward the env's (its chips won or lost, stake included, R8.2;
+0 for a dead or cut deal, R8.5). Two methods, from the same warm start, with the same
+features and the same number of deals:
 
 * ``dmc`` — deep Monte Carlo, as in DouZero: ``Q(s, a)`` (paiute.players.learned_features) is
-  regressed on the chips the seat ends the deal with (R8.2; a dead deal, R8.5, leaves every
-  seat down its stake) for every action the seat took; the seat plays the action of highest
-  ``Q``, a random legal one with probability ``epsilon``.
+  regressed on the seat's reward for every action the seat took; the seat plays the action
+  of highest ``Q``, a random legal one with probability ``epsilon``.
 * ``pg`` — policy gradient (REINFORCE with a batch-mean baseline): the network's outputs are
-  the logits of a softmax over the legal actions; the seat samples from it and each action's
-  log-probability is raised by how much better than the batch mean the deal ended.
+  the logits of a softmax over the legal actions (a masked policy: only legal actions get a
+  logit); the seat samples from it and each action's log-probability is raised by how much
+  better than the batch mean the deal ended.
 
 The warm start is behaviour cloning of ``greedy`` (cross-entropy on greedy's choices in greedy
 self-play). Each training deal seats the learner at two of four seats (``A B A B``) against
@@ -40,13 +46,13 @@ from pathlib import Path
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from paiute import Deal, RuleSet, SeededChance
+from paiute.envs.pettingzoo import env
 from paiute.players import make_player
 from paiute.players.learned import DEFAULT_WEIGHTS
 from paiute.players.learned_features import QNetwork, action_features
-from paiute.settlement import collect_stakes, settle
 from paiute.tournament import margin, run_tournament
 
 PLAYERS = 4
@@ -128,30 +134,44 @@ def stack(decisions: list[Decision]) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return np.concatenate([d.rows for d in decisions]), starts, chosen
 
 
+def training_table() -> AECEnv:
+    """The environment every training deal is played in: PettingZoo's AEC env at 4 seats,
+    default rules, each decision's ``infos`` carrying the seat's own Observation (R9), which
+    the features (and the greedy seats) read."""
+    return env(players=PLAYERS, observation_object=True)
+
+
 def play_deal(
-    seed: int, network: QNetwork | None, mode: str, rng: np.random.Generator, epsilon: float
-) -> tuple[list[Decision], list[int]]:
-    """One training deal at a fresh table; ``network=None`` plays greedy's choices (the
-    behaviour cloning data). Returns the learner seats' decisions and every seat's chips."""
-    rules = RuleSet()
-    dealer = seed % PLAYERS
-    balances, pot = collect_stakes(rules, [0] * PLAYERS, 0)  # R8.2
-    deal = Deal.new(rules, PLAYERS, dealer, SeededChance(seed), balances=balances, pot=pot)
+    table: AECEnv, seed: int, network: QNetwork | None, mode: str, rng: np.random.Generator, epsilon: float
+) -> tuple[list[Decision], dict[int, float]]:
+    """One training deal through the environment (``reset(seed)``, then ``step`` for every
+    seat: the learner at LEARNER_SEATS, ``greedy`` at the others, each acting on its
+    ``infos["observation_object"]``). ``network=None`` plays greedy's choices (the behaviour
+    cloning data). Returns the learner seats' decisions and every seat's reward: its chips
+    won or lost, stake included (R8.2), 0 for a dead or cut deal (R8.5)."""
+    table.reset(seed=seed)
     bots = {
         seat: make_player("greedy", seed=seed * 31 + seat)
         for seat in range(PLAYERS)
         if seat not in LEARNER_SEATS
     }
+    seats = {agent: index for index, agent in enumerate(table.possible_agents)}
+    collected = dict.fromkeys(range(PLAYERS), 0.0)
     decisions: list[Decision] = []
-    while not deal.is_over:
-        seat = deal.current_seat
-        observation = deal.observation(seat)
+    for agent in table.agent_iter():
+        _, reward, termination, truncation, info = table.last(observe=False)
+        seat = seats[agent]
+        collected[seat] += reward
+        if termination or truncation:
+            table.step(None)
+            continue
+        observation = info["observation_object"]
         if seat in bots:
-            deal.apply(bots[seat].act(observation))
+            table.step(bots[seat].act(observation).id)
             continue
         actions = observation.legal_actions
         if len(actions) == 1:
-            deal.apply(actions[0])
+            table.step(actions[0].id)
             continue
         legal, rows = action_features(observation, seed)
         if network is None:
@@ -165,11 +185,8 @@ def play_deal(
         else:
             index = network.choose(rows)
         decisions.append(Decision(rows, index, seat))
-        deal.apply(legal[index])
-    outcome = deal.outcome
-    assert outcome is not None
-    chips, _ = settle(rules, outcome, balances, pot, dealer)  # R8.1-R8.5
-    return decisions, chips
+        table.step(legal[index].id)
+    return decisions, collected
 
 
 def params_of(network: QNetwork) -> list[np.ndarray]:
@@ -262,8 +279,9 @@ def train(
     method: str, args: argparse.Namespace, warm: QNetwork, workdir: Path, progress: Progress
 ) -> dict[str, object]:
     rng = np.random.default_rng(args.seed + (1 if method == "pg" else 0))
+    table = training_table()
     params = params_of(warm)
-    opt = Adam(params, lr=args.lr)
+    opt = Adam(params, lr=args.lr if method == "dmc" or args.pg_lr is None else args.pg_lr)
     buffer_x: list[np.ndarray] = []
     buffer_y: list[np.ndarray] = []
     curve: list[dict[str, object]] = []
@@ -280,7 +298,7 @@ def train(
         returns: list[float] = []
         for _ in range(args.deals):
             deal_seed += 1
-            played, chips = play_deal(deal_seed, network, method, rng, args.epsilon)
+            played, chips = play_deal(table, deal_seed, network, method, rng, args.epsilon)
             decisions += played
             returns += [float(chips[d.seat]) for d in played]
         y = np.array(returns, dtype=np.float32)
@@ -355,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--buffer", type=int, default=4, help="DMC: iterations of data kept")
     parser.add_argument("--epsilon", type=float, default=0.1)
     parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--pg-lr", type=float, default=None, help="pg's learning rate (default --lr)")
     parser.add_argument(
         "--threshold",
         type=float,
@@ -385,10 +404,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     with Progress(*columns) as progress, tempfile.TemporaryDirectory(prefix="paiute-learned-") as tmp:
         workdir = Path(tmp)
+        table = training_table()
         task = progress.add_task("behaviour cloning: greedy's deals", total=args.bc_deals)
         decisions: list[Decision] = []
         for index in range(args.bc_deals):
-            decisions += play_deal(index, None, "bc", rng, 0.0)[0]
+            decisions += play_deal(table, index, None, "bc", rng, 0.0)[0]
             progress.advance(task)
         params = params_of(QNetwork.initial(seed=args.seed))
         bc_loss = fit_bc(params, decisions, args.bc_epochs, rng)

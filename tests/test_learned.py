@@ -123,16 +123,38 @@ def test_unreadable_weights_give_one_clear_error(tmp_path: Path) -> None:
         make_player(f"learned:weights={bad}").act(deal.observation(deal.current_seat))
 
 
-def test_quick_training_writes_weights_the_player_loads(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """examples/train_learned.py --quick: the whole pipeline in a few seconds (no margin)."""
+def training_script(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     spec = importlib.util.spec_from_file_location("train_learned", ROOT / "examples" / "train_learned.py")
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "train_learned", module)
     spec.loader.exec_module(module)
+    return module
+
+
+def test_training_deals_go_through_the_pettingzoo_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The training script plays its deals through paiute.envs.pettingzoo: the learner's
+    decisions are at its seats only, its rewards are the env's (zero-sum, R8.6), and the
+    behaviour-cloning data is greedy's choice in each position."""
+    module = training_script(monkeypatch)
+    table = module.training_table()
+    assert table.unwrapped.observation_object
+    rng = np.random.default_rng(0)
+    for seed in range(4):
+        decisions, rewards = module.play_deal(table, seed, None, "bc", rng, 0.0)
+        assert decisions
+        assert {d.seat for d in decisions} <= set(module.LEARNER_SEATS)
+        assert all(d.rows[d.chosen, -1] == 1.0 for d in decisions)  # greedy's own choice
+        assert sum(rewards.values()) == pytest.approx(0.0)
+        assert rewards == {seat: table.unwrapped.table.rewards[seat] for seat in range(4)}
+
+
+def test_quick_training_writes_weights_the_player_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """examples/train_learned.py --quick: the whole pipeline in a few seconds (no margin)."""
+    module = training_script(monkeypatch)
     out, curve, plot = tmp_path / "w.npz", tmp_path / "curve.json", tmp_path / "curve.svg"
     args = ["--quick", "--out", str(out), "--curve", str(curve), "--plot", str(plot)]
     assert module.main(args) == 0

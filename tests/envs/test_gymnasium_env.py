@@ -205,6 +205,46 @@ def test_illegal_action_is_a_terminal_step_with_the_penalty() -> None:
     assert old.step(200)[1] == -7.0
 
 
+@pytest.mark.parametrize("players", range(2, 9))
+def test_check_env_passes_with_illegal_replace(players: int) -> None:
+    check_env(PaiuteEnv(players=players, illegal="replace"), skip_render_check=True)
+
+
+def test_illegal_replace_plays_a_legal_action_and_penalises() -> None:
+    """illegal="replace": a legal action drawn by the env's generator is played instead,
+    the step's reward has the penalty, the deal goes on and info says what happened."""
+    env = PaiuteEnv(opponents="random", illegal="replace", illegal_reward=-0.25)
+    env.reset(seed=2)
+    _, reward, terminated, truncated, info = env.step(2)  # discard before drawing (R4.2)
+    assert (reward, terminated, truncated) == (-0.25, False, False)
+    assert info["rule"] == "R4.2"
+    assert info["action"] == 2
+    assert info["replaced_by"] in (0, 1)
+    total, steps, replaced = reward, 1, 1
+    while not (terminated or truncated):
+        _, reward, terminated, truncated, info = env.step(110 if steps % 2 else 0)  # 110 rarely legal
+        total += reward
+        steps += 1
+        replaced += "replaced_by" in info
+    assert replaced > 1
+    assert info["penalties"] == [-0.25 * replaced, 0.0, 0.0, 0.0]
+    assert total == pytest.approx(info["rewards"][0] + info["penalties"][0])
+    assert sum(info["rewards"]) == pytest.approx(0.0)
+
+
+def test_observation_object_in_info_while_our_seat_acts() -> None:
+    env = PaiuteEnv(opponents="greedy", players=3, observation_object=True)
+    _, info = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        seen = info["observation_object"]
+        assert seen.seat == 0
+        assert [a.id for a in seen.legal_actions] == np.flatnonzero(info["action_mask"]).tolist()
+        _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    assert "observation_object" not in info
+
+
 def test_r4_7_hole_truncates_the_episode() -> None:
     """Only discard-pile draws never end a deal (R4.7 hole): truncated after max_turns."""
     env = PaiuteEnv(opponents="random", players=2, preset="gamerules", max_turns=6)

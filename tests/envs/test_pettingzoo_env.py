@@ -7,29 +7,44 @@ fresh table per episode with zero-sum float rewards (R8, R8.6), PettingZoo's cla
 illegal-action convention (or ``illegal="raise"``), one truncation rule (the R4.7 hole),
 ``max_cycles``, ``state()`` and renders that show a seat only what R9 lets it see.
 
-``max_cycles_test`` is not run: it needs one parallel step to be one action of *every* agent
-(it asserts that the parallel env ends after ``max_cycles`` steps and that every agent of the
-AEC env acted ``max_cycles`` times), which only a simultaneous game can be; in a turn-based game
-one parallel step is one agent's action. It also samples without the mask, and under the classic
-convention the first illegal action ends the deal. :func:`test_max_cycles_cuts_after_that_many_actions_per_agent`
-checks the AEC half of its contract with legal actions.
+``max_cycles_test`` runs as shipped too, at every table size, on a module whose ``env()`` and
+``parallel_env()`` pass ``illegal="replace"`` (it samples actions without the mask: under the
+classic convention its first illegal action would end the deal) and whose generators are
+seeded (the environment's, by a first ``reset(seed=1)``, and the action spaces'), so that the
+run is repeatable. It asserts that the parallel env ends after exactly ``max_cycles`` steps
+(one step is one cycle: every live agent submits, the agent to act's action is applied) and
+that every AEC agent is yielded ``max_cycles + 1`` times. The second can fail only when the
+rules end the deal first: a call on the first turn (R5.7, R6) ends it after one turn each
+(R7.2), which unmasked random play does in 1% (2 players) to 9% (6 players) of deals (seed 0
+at 8 players is one);
+:func:`test_max_cycles_test_fails_only_where_a_call_ended_the_deal_first` checks that over
+seeds.
 """
 
 from __future__ import annotations
 
 import functools
+import types
 from collections.abc import Callable
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
+from pettingzoo.test import (
+    api_test,
+    max_cycles_test,
+    parallel_api_test,
+    parallel_seed_test,
+    render_test,
+    seed_test,
+)
 
 from paiute.deal import Deal
 from paiute.envs.encoding import CHIP_BOUND, ObservationEncoder
 from paiute.envs.pettingzoo import env, parallel_env, raw_env
 from paiute.errors import IllegalActionError, PaiuteError
+from paiute.observation import Observation
 
 ALL_PLAYERS = range(2, 9)
 
@@ -75,6 +90,93 @@ def test_pettingzoo_seed_tests(players: int) -> None:
 @pytest.mark.parametrize("players", ALL_PLAYERS)
 def test_pettingzoo_parallel_api_test(players: int) -> None:
     parallel_api_test(parallel_env(players=players), num_cycles=40)
+
+
+def unmasked_module(players: int, seed: int) -> types.SimpleNamespace:
+    """What max_cycles_test reads: env() and parallel_env() with illegal="replace" and
+    seeded generators (the environment's by a first reset, the action spaces' by seed)."""
+
+    def seeded(table):  # type: ignore[no-untyped-def]
+        table.reset(seed=seed)
+        for index, agent in enumerate(table.possible_agents):
+            table.action_space(agent).seed(seed * 10 + index)
+        return table
+
+    return types.SimpleNamespace(
+        env=lambda **kwargs: seeded(env(players=players, illegal="replace", **kwargs)),
+        parallel_env=lambda **kwargs: seeded(parallel_env(players=players, illegal="replace", **kwargs)),
+    )
+
+
+@pytest.mark.parametrize("players", ALL_PLAYERS)
+def test_pettingzoo_max_cycles_test(players: int) -> None:
+    max_cycles_test(unmasked_module(players, seed=1))
+
+
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("players", ALL_PLAYERS)
+def test_pettingzoo_tests_with_illegal_replace(players: int) -> None:
+    """The other checks hold with illegal="replace" too; parallel_seed_test samples without
+    the mask, so every illegal action there is replaced, the same way in both copies."""
+    api_test(env(players=players, illegal="replace"), num_cycles=40)
+    parallel_seed_test(functools.partial(parallel_env, players=players, illegal="replace"), num_cycles=40)
+
+
+def test_max_cycles_test_fails_only_where_a_call_ended_the_deal_first() -> None:
+    """Over seeds, max_cycles_test passes unless the deal ended by the rules before every
+    agent had acted max_cycles times: a first-turn call (R5.7, R6), the last round played
+    (R7.2), end "over" after one turn each."""
+    passed = 0
+    for players in (2, 8):
+        for seed in range(12):
+            module = unmasked_module(players, seed)
+            try:
+                max_cycles_test(module)
+            except AssertionError:
+                table = module.env(max_cycles=4)
+                table.reset()
+                for agent in table.agent_iter():
+                    table.step(
+                        None
+                        if table.terminations[agent] or table.truncations[agent]
+                        else table.action_space(agent).sample()
+                    )
+                deal_table = table.unwrapped.table
+                assert deal_table.end == "over", (players, seed)
+                assert deal_table.deal.calls
+                assert deal_table.turns == players  # one turn each (R7.2)
+            else:
+                passed += 1
+    assert passed > 0
+
+
+def test_parallel_max_cycles_counts_steps() -> None:
+    """In the parallel env one step is one cycle: the deal is cut after max_cycles steps, a
+    truncation settled as a dead deal (R8.5)."""
+    for players in (2, 5):
+        table = parallel_env(players=players, max_cycles=3)
+        observations, _ = table.reset(seed=2)
+        rng = np.random.default_rng(0)
+        steps = 0
+        while steps < 10:
+            steps += 1
+            actions = {
+                agent: random_legal(observations[agent], rng)
+                if observations[agent]["action_mask"].any()
+                else 0  # ignored: not its turn
+                for agent in table.agents
+            }
+            observations, rewards, terminations, truncations, infos = table.step(actions)
+            if all(terminations[a] or truncations[a] for a in terminations):
+                break
+        assert steps == 3
+        assert all(truncations.values())
+        assert set(rewards.values()) == {0.0}
+        assert all(info["end"] == "max_cycles" for info in infos.values())
+    with pytest.raises(PaiuteError, match="cycle"):
+        env(cycle="deal")
 
 
 @pytest.mark.parametrize("players", ALL_PLAYERS)
@@ -289,6 +391,94 @@ def test_out_of_range_action_is_illegal_too() -> None:
     table.step(111)
     assert table.rewards[offender] == -5.0
     assert "unknown action id" in table.infos[offender]["illegal"]
+
+
+def test_illegal_replace_plays_a_legal_action_and_penalises_the_offender() -> None:
+    """illegal="replace": a legal action drawn by the environment's seeded generator is
+    played instead, the offender gets illegal_reward at that step, the deal goes on, infos say
+    what was asked and what was played; the deal's own rewards still sum to zero."""
+    table = env(players=3, illegal="replace", illegal_reward=-0.5)
+    table.reset(seed=5)
+    offender = table.agent_selection
+    table.step(2)  # discard before drawing (R4.2)
+    assert not any(table.terminations.values())
+    assert table.rewards[offender] == -0.5
+    assert table.agent_selection == offender  # its draw was played: now it discards
+    _, reward, _, _, info = table.last()
+    assert reward == -0.5
+    assert info["rule"] == "R4.2"
+    assert info["action"] == 2
+    assert info["replaced_by"] in (0, 1)
+    table.step(111)  # unknown id: replaced by one of the legal discards
+    assert table.infos[offender]["replaced_by"] in range(2, 111)
+    rng = np.random.default_rng(3)
+    collected = dict.fromkeys(table.possible_agents, 0.0)
+    collected[offender] = -1.0  # the two penalties already given
+    for agent in table.agent_iter():
+        observation, reward, termination, truncation, info = table.last()
+        if agent != offender or reward != -0.5:
+            collected[agent] += reward
+        table.step(None if termination or truncation else random_legal(observation, rng))
+    assert info["penalties"] == [-1.0 if a == offender else 0.0 for a in table.possible_agents]
+    assert sum(info["rewards"]) == pytest.approx(0.0)
+    expected = {
+        a: r + p for a, r, p in zip(table.possible_agents, info["rewards"], info["penalties"], strict=True)
+    }
+    assert collected == pytest.approx(expected)
+
+
+def test_illegal_replace_is_repeatable_and_keeps_the_seeds_deals() -> None:
+    """The same seed and actions give the same replacements; the replacements come from their
+    own stream, so a seed deals the same deal in every illegal mode."""
+    runs = []
+    for _ in range(2):
+        table = raw_env(players=4, illegal="replace", max_turns=20)
+        table.reset(seed=8)
+        played = []
+        for agent in table.agent_iter():
+            if table.terminations[agent] or table.truncations[agent]:
+                table.step(None)
+                continue
+            table.step(2)
+            played.append(table.infos[agent].get("replaced_by"))
+        runs.append(played)
+    assert runs[0] == runs[1]
+    assert len(set(runs[0])) > 2
+    one, two = raw_env(players=4, illegal="replace"), raw_env(players=4)
+    one.reset(seed=8)
+    two.reset(seed=8)
+    assert one.table.deal.deck == two.table.deal.deck
+
+
+def test_illegal_replace_without_penalty() -> None:
+    table = env(players=2, illegal="replace", illegal_reward=0)
+    table.reset(seed=0)
+    offender = table.agent_selection
+    table.step(5)
+    assert table.rewards[offender] == 0.0
+    assert "illegal" in table.infos[offender]
+
+
+def test_observation_object_is_the_agent_to_acts_own_observation() -> None:
+    """observation_object=True: the agent to act's infos carry its Observation (R9), whose
+    legal actions are the mask's; no other agent's infos carry one."""
+    table = env(players=3, observation_object=True)
+    table.reset(seed=4)
+    rng = np.random.default_rng(1)
+    for agent in table.agent_iter():
+        observation, _, termination, truncation, info = table.last()
+        if termination or truncation:
+            assert "observation_object" not in info
+            table.step(None)
+            continue
+        seen = info["observation_object"]
+        assert isinstance(seen, Observation)
+        assert seen.seat == int(agent.split("_")[1])
+        assert [a.id for a in seen.legal_actions] == np.flatnonzero(observation["action_mask"]).tolist()
+        assert seen == table.unwrapped.table.observation(seen.seat)
+        others = [a for a in table.agents if a != agent]
+        assert not any("observation_object" in table.infos[a] for a in others)
+        table.step(random_legal(observation, rng))
 
 
 def test_illegal_raise_keeps_the_engine_error_and_changes_nothing() -> None:

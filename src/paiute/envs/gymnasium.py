@@ -28,7 +28,13 @@
   classic convention): reward ``illegal_reward`` (-1), ``terminated``, ``info["illegal"]`` the
   error naming the rule, ``info["rule"]`` the rule; the deal is settled as a dead deal.
   ``illegal="raise"`` raises :class:`~paiute.errors.IllegalActionError` instead, changing
-  nothing (``"penalty"`` is an old name for ``"terminate"``).
+  nothing (``"penalty"`` is an old name for ``"terminate"``). ``illegal="replace"`` (for
+  agents that sample without the mask) plays a legal action drawn by the environment's
+  generator instead, as the PettingZoo environment does: the step's reward includes
+  ``illegal_reward``, the deal goes on, and ``info`` has ``illegal``, ``rule``, ``action`` and
+  ``replaced_by`` (and ``penalties``, the seat's total, when the deal ends).
+* ``observation_object=True`` adds our seat's :class:`~paiute.observation.Observation` (R9)
+  to ``info`` as ``"observation_object"`` while it is to act.
 * ``max_turns`` turns without a call cut the deal (the R4.7 hole): ``truncated``, settled as
   a dead deal, the same rule as every other interface.
 * ``gymnasium.make`` adds :class:`ActionMasks` outermost, so ``env.action_masks()`` (what
@@ -51,7 +57,7 @@ from paiute.actions import NUM_ACTIONS
 from paiute.envs import register
 from paiute.envs.encoding import Float32Array, Int8Array, rules_for
 from paiute.envs.table import DEFAULT_MAX_TURNS, Table
-from paiute.errors import PaiuteError
+from paiute.errors import IllegalActionError, PaiuteError
 from paiute.players import Player, make_player
 
 __all__ = ["ActionMasks", "PaiuteEnv", "register"]
@@ -75,6 +81,7 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
         illegal: str = "terminate",
         illegal_reward: float = -1.0,
         carry_match: bool = False,
+        observation_object: bool = False,
         **options: Any,
     ) -> None:
         self.rules = rules_for(preset, players, options)
@@ -85,8 +92,8 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
             raise PaiuteError(f"render_mode {render_mode!r}: expected None, 'human' or 'ansi'")
         if illegal == "penalty":  # the old name
             illegal = "terminate"
-        if illegal not in ("terminate", "raise"):
-            raise PaiuteError(f"illegal={illegal!r}: expected 'terminate' or 'raise'")
+        if illegal not in ("terminate", "raise", "replace"):
+            raise PaiuteError(f"illegal={illegal!r}: expected 'terminate', 'raise' or 'replace'")
         specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != players - 1:
             raise PaiuteError(f"{len(specs)} opponent specs for {players - 1} other seats")
@@ -96,6 +103,8 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
         self.render_mode = render_mode
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
+        self.observation_object = bool(observation_object)
+        self._penalty = 0.0  # illegal="replace": the penalties of this deal
         low, high = self.table.encoder.bounds()
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)  # type: ignore[assignment]
@@ -118,6 +127,7 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
             self._started = True
         dealer = None if options is None else options.get("dealer")
         table.start_deal(self.np_random, dealer=dealer)
+        self._penalty = 0.0
         self._play_opponents()
         if self.render_mode == "human":
             self.render()
@@ -137,6 +147,7 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
         table = self.table
         if table.done:
             raise PaiuteError("the episode has ended: call reset()")
+        replaced: dict[str, Any] = {}
         try:
             table.apply(operator.index(action))
         except (PaiuteError, TypeError) as error:  # IllegalActionError names the rule
@@ -145,14 +156,26 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
             failure = (
                 error if isinstance(error, PaiuteError) else PaiuteError(f"bad action {action!r}: {error}")
             )
-            table.abandon(failure, self.seat)
-            return table.encode(self.seat), self.illegal_reward, True, False, self._info()
+            if self.illegal == "terminate":
+                table.abandon(failure, self.seat)
+                return table.encode(self.seat), self.illegal_reward, True, False, self._info()
+            legal = table.legal_ids()  # "replace": a legal action from our generator
+            played = int(legal[int(self.np_random.integers(len(legal)))])
+            table.apply(played)
+            self._penalty += self.illegal_reward
+            replaced = {"illegal": str(failure), "action": _requested(action), "replaced_by": played}
+            if isinstance(failure, IllegalActionError):
+                replaced["rule"] = failure.rule
         self._play_opponents()
         if self.render_mode == "human":
             self.render()
         reward = table.rewards[self.seat] if table.done else 0.0
+        if replaced:
+            reward += self.illegal_reward
         terminated = table.done and not table.truncated
-        return table.encode(self.seat), reward, terminated, table.truncated, self._info()
+        info = self._info()
+        info.update(replaced)
+        return table.encode(self.seat), reward, terminated, table.truncated, info
 
     def _play_opponents(self) -> None:
         """Let the bots act until it is our seat's turn or the deal is done."""
@@ -177,8 +200,14 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
     def _info(self) -> dict[str, Any]:
         table = self.table
         info: dict[str, Any] = {"action_mask": table.mask(self.seat), "turns": table.turns}
+        if self.observation_object and not table.done:
+            info["observation_object"] = table.observation(self.seat)
         if table.done:
             info.update(table.end_info())
+            if self.illegal == "replace":
+                info["penalties"] = [
+                    self._penalty if seat == self.seat else 0.0 for seat in range(self.players)
+                ]
             if table.illegal:
                 info["rewards"] = [
                     self.illegal_reward if seat == self.seat else 0.0 for seat in range(self.players)
@@ -200,6 +229,14 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
             return text
         print(text)
         return None
+
+
+def _requested(action: Any) -> Any:
+    """The action asked for, as a plain int where it is one (for ``info``)."""
+    try:
+        return operator.index(action)
+    except TypeError:
+        return repr(action)
 
 
 class ActionMasks(

@@ -27,13 +27,30 @@
   (``terminations`` all True, settled as a dead deal) and ``infos`` carry ``illegal`` (the
   error, naming the rule), ``rule`` and ``offender``. ``illegal="raise"`` raises
   :class:`~paiute.errors.IllegalActionError` instead and changes nothing.
+  ``illegal="replace"``, for agents that sample without the mask: the illegal action is
+  replaced by a legal one drawn uniformly by the environment's own seeded generator (one
+  derived from the reset seed, apart from the deals' chance), the offender gets
+  ``illegal_reward`` at that step (0 for no penalty) and the deal goes on; the offender's
+  ``infos`` say ``illegal``, ``rule``, ``action`` (what it asked) and ``replaced_by`` (the id
+  played), and the end-of-deal ``infos`` add ``penalties`` (each seat's total). The deal's own
+  rewards still sum to zero; the penalties come on top.
 * **Truncation**: ``max_turns`` turns without a call cut the deal (the R4.7 hole), settled as
-  a dead deal, the same rule as every other interface; ``max_cycles`` (default none) cuts it
-  once the agent to act has already taken ``max_cycles`` actions.
+  a dead deal, the same rule as every other interface. ``max_cycles`` (default none) bounds
+  how many times each agent is asked for an action, as in PettingZoo's envs: the AEC env asks
+  only the agent to act, so it cuts the deal once the agent to act has already taken
+  ``max_cycles`` actions (every agent acted ``max_cycles`` times); :func:`parallel_env` asks
+  every live agent at every step, so it cuts after ``max_cycles`` parallel steps
+  (``cycle="step"``: ``max_cycles`` actions in all). Either cut is a truncation settled as a
+  dead deal (``infos["end"] == "max_cycles"``).
+* ``observation_object=True`` adds the agent to act's own
+  :class:`~paiute.observation.Observation` (what R9 lets it see, its ``legal_actions`` the
+  mask's) to its ``infos`` as ``"observation_object"``: what the bots of
+  :mod:`paiute.players` and hand-made features read (``examples/train_learned.py``).
 * ``render()`` shows one seat's view (R9): the agent to act's, or ``render_view``'s (an agent
   or a seat number); ``render_view="table"`` shows the whole table, every hand included.
 * ``is_parallelizable`` is False: seats act in turn, never at once. :func:`parallel_env` is
-  PettingZoo's turn-based conversion (the agents not to act are ignored).
+  PettingZoo's turn-based conversion: every live agent submits an action at every step, the
+  agent to act's is applied and the others' are ignored.
 """
 
 from __future__ import annotations
@@ -53,12 +70,13 @@ from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped
 from paiute.actions import NUM_ACTIONS
 from paiute.envs.encoding import rules_for
 from paiute.envs.table import DEFAULT_MAX_TURNS, END_MAX_CYCLES, Table
-from paiute.errors import PaiuteError
+from paiute.errors import IllegalActionError, PaiuteError
 
 __all__ = ["env", "parallel_env", "raw_env"]
 
 ObsDict = dict[str, np.ndarray[Any, Any]]
-ILLEGAL_MODES = ("terminate", "raise")
+ILLEGAL_MODES = ("terminate", "raise", "replace")
+CYCLES = ("agent", "step")
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -73,7 +91,9 @@ def env(**kwargs: Any) -> AECEnv:
 
 def parallel_env(**kwargs: Any) -> ParallelEnv:
     """:func:`env` through PettingZoo's ``turn_based_aec_to_parallel``: every step takes one
-    action per agent and uses only the agent to act's (Paiute is turn-based)."""
+    action per live agent and uses only the agent to act's (Paiute is turn-based). One step
+    is one cycle, so ``max_cycles`` counts steps (``cycle="step"``, the default here)."""
+    kwargs.setdefault("cycle", "step")
     return turn_based_aec_to_parallel(env(**kwargs))
 
 
@@ -138,6 +158,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         illegal_reward: float = -1.0,
         carry_match: bool = False,
         render_view: str | int = "agent",
+        cycle: str = "agent",
+        observation_object: bool = False,
         **options: Any,
     ) -> None:
         EzPickle.__init__(
@@ -151,6 +173,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
             illegal_reward,
             carry_match,
             render_view,
+            cycle,
+            observation_object,
             **options,
         )
         super().__init__()
@@ -158,13 +182,20 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
             raise ValueError(f"render_mode {render_mode!r}: expected None, 'human' or 'ansi'")
         if illegal not in ILLEGAL_MODES:
             raise PaiuteError(f"illegal={illegal!r}: expected one of {', '.join(ILLEGAL_MODES)}")
-        if max_cycles is not None and (not isinstance(max_cycles, int) or max_cycles < 1):
+        if max_cycles is not None and (
+            isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1
+        ):
             raise PaiuteError(f"max_cycles must be None or a whole number of at least 1, not {max_cycles!r}")
+        if cycle not in CYCLES:
+            raise PaiuteError(f"cycle={cycle!r}: expected 'agent' (AEC) or 'step' (parallel steps)")
         self.render_mode = render_mode
         self.rules = rules_for(preset, players, options)
         self.table = Table(self.rules, players, max_turns=max_turns, carry_match=carry_match)
         self.encoder = self.table.encoder
         self.max_cycles = max_cycles
+        #: What ``max_cycles`` counts: each agent's actions ("agent") or all actions ("step").
+        self.cycle = cycle
+        self.observation_object = bool(observation_object)
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
@@ -187,6 +218,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         #: The space of :meth:`state`: the whole table (every hand and the stock's order).
         self.state_space = spaces.Box(state_low, state_high, dtype=np.float32)
         self.np_random, self.np_random_seed = seeding.np_random(None)
+        self._replace_rng = np.random.default_rng([self.np_random_seed, 1])
+        self._penalised: str | None = None  # the agent penalised at the last step
+        self._penalties = [0.0] * players
         self._started = False
 
     def _view_seat(self, view: str | int) -> int | None:
@@ -216,6 +250,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         dealer = None if options is None else options.get("dealer")
         if seed is not None or not self._started:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
+            # illegal="replace": its own stream, so a seed deals the same deals in every mode
+            self._replace_rng = np.random.default_rng([self.np_random_seed, 1])
             table.new_match(self.np_random)
             self._started = True
         table.start_deal(self.np_random, dealer=dealer)
@@ -225,7 +261,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._penalised = None
+        self._penalties = [0.0] * table.players
         self.agent_selection = self.possible_agents[table.deal.current_seat]
+        self._add_observation_object()
         if self.render_mode == "human":
             self.render()
 
@@ -239,6 +278,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         table = self.table
         seat = self._seats[agent]
         self._cumulative_rewards[agent] = 0.0
+        if self._penalised is not None:  # rewards are 0.0 until the deal ends, but for a penalty
+            self.rewards[self._penalised] = 0.0
+            self._penalised = None
+        if self.observation_object or self.illegal == "replace":
+            self.infos[agent] = {}  # what it was told before it acted
         try:
             table.apply(operator.index(action))
         except (PaiuteError, TypeError) as error:  # IllegalActionError names the rule
@@ -247,16 +291,54 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
             failure = (
                 error if isinstance(error, PaiuteError) else PaiuteError(f"bad action {action!r}: {error}")
             )
-            EnvLogger.warn_on_illegal_move()  # as TerminateIllegalWrapper logs it
-            table.abandon(failure, seat)
+            if self.illegal == "replace":
+                self._replace(agent, action, failure)
+            else:
+                EnvLogger.warn_on_illegal_move()  # as TerminateIllegalWrapper logs it
+                table.abandon(failure, seat)
         cycles = self.max_cycles
-        if not table.done and cycles is not None and table.decisions(table.deal.current_seat) >= cycles:
-            table.cut(END_MAX_CYCLES)
-        if table.done:  # rewards stay 0.0 until the deal ends: nothing to reset before
+        if not table.done and cycles is not None:
+            taken = (
+                table.decisions(table.deal.current_seat)
+                if self.cycle == "agent"
+                else sum(table.decisions(other) for other in range(table.players))
+            )
+            if taken >= cycles:
+                table.cut(END_MAX_CYCLES)
+        if table.done:
             self._end_deal()
+        elif self._penalised is not None:
+            self._accumulate_rewards()
         self.agent_selection = self.possible_agents[table.deal.current_seat]
+        self._add_observation_object()
         if self.render_mode == "human":
             self.render()
+
+    def _replace(self, agent: str, action: Any, failure: PaiuteError) -> None:
+        """``illegal="replace"``: play a legal action drawn by the environment's generator
+        instead, penalise ``agent`` by ``illegal_reward`` and say so in its ``infos``."""
+        table = self.table
+        legal = table.legal_ids()
+        played = int(legal[int(self._replace_rng.integers(len(legal)))])
+        table.apply(played)
+        seat = self._seats[agent]
+        self.rewards[agent] = self.illegal_reward
+        self._penalised = agent
+        self._penalties[seat] += self.illegal_reward
+        info: dict[str, Any] = {"illegal": str(failure), "action": _requested(action), "replaced_by": played}
+        if isinstance(failure, IllegalActionError):
+            info["rule"] = failure.rule
+        self.infos[agent] = info
+
+    def _add_observation_object(self) -> None:
+        """``observation_object=True``: the agent to act's own Observation (R9) in its infos."""
+        table = self.table
+        if self.observation_object and not table.done:
+            agent = self.agent_selection
+            self.infos[agent] = {
+                **self.infos[agent],
+                "observation_object": table.observation(self._seats[agent]),
+            }
 
     def _end_deal(self) -> None:
         table = self.table
@@ -269,6 +351,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         else:
             rewards = table.rewards
         self.rewards = {name: rewards[seat] for seat, name in enumerate(self.possible_agents)}
+        if self.illegal == "replace":
+            info["penalties"] = list(self._penalties)
+            if self._penalised is not None:  # the last action was replaced: its penalty too
+                self.rewards[self._penalised] += self.illegal_reward
         self.infos = {name: dict(info) for name in self.possible_agents}
         if table.truncated:
             self.truncations = dict.fromkeys(self.agents, True)
@@ -324,3 +410,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
 
     def close(self) -> None:
         pass
+
+
+def _requested(action: Any) -> Any:
+    """The action an agent asked for, as a plain int where it is one (for ``infos``)."""
+    try:
+        return operator.index(action)
+    except TypeError:
+        return repr(action)
