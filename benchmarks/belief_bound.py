@@ -10,6 +10,7 @@ script only, to measure the bound; nothing in the package can see it.
 
     .venv/bin/python benchmarks/belief_bound.py --boards 400                  # ~5 CPU-min a variant
     .venv/bin/python benchmarks/belief_bound.py --variants exact --policy greedy
+    .venv/bin/python benchmarks/belief_bound.py --variants inference,greedy --depth 1   # paired
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from paiute.observation import Observation
 from paiute.players.greedy import GreedyPlayer
 from paiute.players.play import play_turn
 
-VARIANTS = ("uniform", "inference", "exact")
+VARIANTS = ("uniform", "inference", "greedy", "greedy+inference", "exact")
 PLAYERS = 4
 
 
@@ -50,11 +51,15 @@ def _derive(*parts: object) -> int:
 class BeliefBot:
     """pimc's argmax over paired compiled playouts, with a chosen belief (see the module)."""
 
-    def __init__(self, variant: str, determinizations: int, policy: str, seed: int) -> None:
+    def __init__(
+        self, variant: str, determinizations: int, policy: str, seed: int, belief: tuple[int, int, float]
+    ) -> None:
         self.variant, self.determinizations, self.policy, self.seed = variant, determinizations, policy, seed
+        self.belief = belief  # depth, particles, eps of the "greedy" variants
         self.deal: Deal | None = None  # the true deal: read only by the "exact" variant
 
     def act(self, observation: Observation) -> Action:
+        from paiute.compiled.belief import Belief
         from paiute.compiled.search import Position, inference_weights, run_estimates
 
         legal = observation.legal_actions
@@ -62,7 +67,7 @@ class BeliefBot:
             return legal[0]
         position = Position.from_observation(observation)
         weights = None
-        if self.variant == "inference":
+        if self.variant.endswith("inference"):
             weights = inference_weights(observation)
         elif self.variant == "exact":
             assert self.deal is not None
@@ -73,14 +78,21 @@ class BeliefBot:
                         weights[seat, int(card)] = 1e12  # the true hand, as good as certainly
         values = np.zeros((len(legal), self.determinizations))
         seed = _derive(self.seed, len(observation.history)) & 0xFFFFFFFFFFFFFFFF
+        belief = None
+        if self.variant.startswith("greedy"):
+            depth, particles, eps = self.belief
+            proposal = np.ones((8, 54)) if weights is None else weights
+            belief = Belief.read(
+                observation, position, proposal, seed, depth=depth, eps=eps, particles=particles
+            )
         actions = [action.id for action in legal]
-        run_estimates(position, actions, seed, 0, self.determinizations, values, weights, self.policy)
+        run_estimates(position, actions, seed, 0, self.determinizations, values, weights, self.policy, belief)
         return legal[int(np.argmax(values.mean(axis=1)))]
 
 
-def play_board(task: tuple[int, str, int, str, str, int]) -> float:
+def play_board(task: tuple[int, str, int, str, str, int, tuple[int, int, float]]) -> float:
     """The variant's chips per deal on one board, both rotations."""
-    index, variant, determinizations, policy, preset, seed = task
+    index, variant, determinizations, policy, preset, seed, belief = task
     rules = RuleSet.from_preset(preset)
     chance = SeededChance(_derive(seed, index, "deck"))
     deck = pack(rules.jokers)
@@ -99,7 +111,7 @@ def play_board(task: tuple[int, str, int, str, str, int]) -> float:
         for seat in range(PLAYERS):
             bot_seed = _derive(seed, index, "seat", seat)
             if (seat + rotation) % 2 == 0:
-                bot = BeliefBot(variant, determinizations, policy, bot_seed)
+                bot = BeliefBot(variant, determinizations, policy, bot_seed, belief)
                 bot.deal = deal
                 seated.append(bot)
             else:
@@ -121,7 +133,12 @@ def main() -> None:
     parser.add_argument("--preset", default="pagat")
     parser.add_argument("--seed", type=int, default=20261202)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--depth", type=int, default=2, help="greedy variants: turns read back per opponent")
+    parser.add_argument("--particles", type=int, default=256, help="greedy variants: hands per opponent")
+    parser.add_argument("--eps", type=float, default=0.1, help="greedy variants: the model's chance to stray")
     args = parser.parse_args()
+    belief = (args.depth, args.particles, args.eps)
+    results: dict[str, Any] = {}
     from paiute.compiled import warm
 
     warm.prepare(block=True)
@@ -130,7 +147,7 @@ def main() -> None:
             parser.error(f"unknown variant {variant!r}")
         started, load = time.time(), os.getloadavg()[0]
         tasks = [
-            (i, variant, args.determinizations, args.policy, args.preset, args.seed)
+            (i, variant, args.determinizations, args.policy, args.preset, args.seed, belief)
             for i in range(args.boards)
         ]
         with ProcessPoolExecutor(args.workers) as pool:
@@ -140,7 +157,17 @@ def main() -> None:
         print(
             f"{variant:<9} policy={args.policy} n={args.determinizations} {args.preset} {args.boards} boards: "
             f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}] chips/deal against greedy; "
-            f"{time.time() - started:.0f} s; load {load:.1f} -> {os.getloadavg()[0]:.1f}"
+            f"{time.time() - started:.0f} s; load {load:.1f} -> {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
+        results[variant] = chips
+    names = list(results)
+    for other in names[1:]:  # the same boards: paired differences against the first variant
+        diff = results[other] - results[names[0]]
+        mean = float(diff.mean())
+        half = 1.96 * float(diff.std(ddof=1)) / math.sqrt(len(diff))
+        print(
+            f"{other} - {names[0]}: {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}] (paired, same boards)"
         )
 
 

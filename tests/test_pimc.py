@@ -24,7 +24,8 @@ from paiute.compiled import warm
 from paiute.compiled.rules import legal_actions_one
 from paiute.compiled.search import Position, inference_weights
 from paiute.players import make_player
-from paiute.players.evaluate import estimate_actions
+from paiute.players.base import PlayerError
+from paiute.players.evaluate import BELIEFS, estimate_actions
 from paiute.players.greedy import GreedyPlayer
 from paiute.players.pimc import PIMCPlayer
 from paiute.tournament import run_tournament
@@ -117,12 +118,36 @@ def test_r9_compiled_estimates_do_not_depend_on_unseen_cards(steps: int) -> None
     assert first.playouts == 64 * len(observation.legal_actions)
 
 
-def test_compiled_estimates_do_not_depend_on_workers() -> None:
+@pytest.mark.parametrize("belief", BELIEFS)
+def test_compiled_estimates_do_not_depend_on_workers(belief: str) -> None:
     deal = _played(8, 15)
     observation = deal.observation(deal.current_seat)
-    one = estimate_actions(observation, playouts=50, seed=3, core="compiled")
-    two = estimate_actions(observation, playouts=50, seed=3, core="compiled", workers=2)
+    one = estimate_actions(observation, playouts=50, seed=3, core="compiled", belief=belief)
+    two = estimate_actions(observation, playouts=50, seed=3, core="compiled", workers=2, belief=belief)
     assert one.values == two.values
+
+
+@pytest.mark.parametrize("steps", [9, 24])
+def test_r9_estimates_reading_the_moves_do_not_depend_on_unseen_cards(steps: int) -> None:
+    deal = _played(5, steps)
+    seat = deal.current_seat
+    observation = deal.observation(seat)
+    other = Deal.from_observation(observation, SeededChance(7))  # the unseen cards re-dealt
+    first = estimate_actions(observation, playouts=32, seed=2, core="compiled", belief="moves")
+    second = estimate_actions(other.observation(seat), playouts=32, seed=2, core="compiled", belief="moves")
+    assert first.values == second.values
+    plain = estimate_actions(observation, playouts=32, seed=2, core="compiled", belief="ranks")
+    assert first.values != plain.values  # the moves were read: other hands dealt
+
+
+def test_a_belief_is_chosen_by_name() -> None:
+    deal = _played(21, 12)
+    observation = deal.observation(deal.current_seat)
+    assert make_player("pimc:iterations=20,belief=moves,seed=2").act(observation) in observation.legal_actions
+    with pytest.raises(PlayerError, match="belief must be one of uniform, ranks, moves, not 'psychic'"):
+        make_player("pimc:belief=psychic")
+    with pytest.raises(PlayerError, match="belief must be one of"):
+        estimate_actions(observation, playouts=2, belief="psychic")
 
 
 def test_inference_weights_read_public_actions() -> None:
@@ -147,7 +172,7 @@ def test_compiled_and_python_estimators_agree_where_their_policies_agree(seed: i
     deal = _last_round(seed)
     observation = deal.observation(deal.current_seat)
     python = estimate_actions(observation, playouts=60, seed=seed, core="python")
-    compiled = estimate_actions(observation, playouts=3000, seed=seed, core="compiled", inference=False)
+    compiled = estimate_actions(observation, playouts=3000, seed=seed, core="compiled", belief="uniform")
     for slow, fast in zip(python.estimates, compiled.estimates, strict=True):
         assert slow.action == fast.action
         se = math.hypot((slow.high - slow.mean) / 1.96, (fast.high - fast.mean) / 1.96)

@@ -37,6 +37,7 @@ import numpy.typing as npt
 from paiute.actions import ActionKind
 from paiute.cards import Card, pack
 from paiute.compiled._jit import inline, jit
+from paiute.compiled.belief import Belief
 from paiute.compiled.greedy import GREEDY_WORK, greedy_action, greedy_move, greedy_tables
 from paiute.compiled.playout import policy_action, policy_tables
 from paiute.compiled.rng import below, seed_deal, uniform
@@ -166,13 +167,35 @@ def _determinize(
     need: Any,
     weights: Any,
     pool: Any,
+    dealt: Any,
+    dealt_at: int,
 ) -> None:
     """Deal ``s``'s deal 0 from the template with the unseen cards placed at random by deal 0's
-    generator (see the module)."""
+    generator (see the module); the hidden cards of the hands are ``dealt[dealt_at]`` where
+    ``dealt`` has that row (:mod:`paiute.compiled.belief` chose them), the stock the rest."""
     _copy(template, 0, s, 0)
     count = unseen.size
     for i in range(count):
         pool[i] = unseen[i]
+    if dealt_at < dealt.shape[0]:
+        start = 0
+        for seat in range(players):
+            for h in range(need[seat]):
+                card = dealt[dealt_at, seat, h]
+                for i in range(start, count):
+                    if pool[i] == card:
+                        pool[start], pool[i] = pool[i], pool[start]
+                        break
+                s.hands[0, seat, s.hand_len[0, seat]] = pool[start]
+                s.hand_len[0, seat] += 1
+                start += 1
+        for i in range(start, count):  # the rest is the stock, in random order
+            j = i + below(s.rng, 0, count - i)
+            pool[i], pool[j] = pool[j], pool[i]
+            s.stock[0, s.stock_len[0]] = pool[i]
+            s.stock_len[0] += 1
+        _rekey(s, 0, players)
+        return
     constrained = False
     for i in range(count):
         if not eligible[i]:
@@ -249,10 +272,13 @@ def estimate_kernel(
     dead_value: float,
     values: Any,
     scratch: Any,
+    dealt: Any,
 ) -> int:
     """Determinizations ``first..stop-1`` (see the module): ``values[a, k]`` is action
     ``actions[a]``'s value on determinization ``k``, the playouts played by ``policy``
     (:data:`POLICIES`; ``ptables`` are the playout policy's tables, ``gtables`` greedy's).
+    Where ``dealt`` has rows, ``dealt[k - first]`` holds determinization ``k``'s hidden cards
+    of the hands (:mod:`paiute.compiled.belief`); with none, they are drawn by ``weights``.
     ``s`` is a work batch of two deals and ``scratch`` an int64 array of :data:`SCRATCH`
     entries (no kernel allocates). Returns the number of actions the policy applied in the
     playouts."""
@@ -265,7 +291,9 @@ def estimate_kernel(
     steps = 0
     for k in range(first, stop):
         seed_deal(s.rng, 0, seed, np.uint64(k))
-        _determinize(template, s, players, unseen, eligible, hidden_stock, need, weights, pool)
+        _determinize(
+            template, s, players, unseen, eligible, hidden_stock, need, weights, pool, dealt, k - first
+        )
         for a in range(actions.size):
             _copy(s, 0, s, 1)
             seed_deal(s.rng, 1, seed ^ np.uint64(0x5DEECE66D), np.uint64(k))  # the same for every action
@@ -477,16 +505,23 @@ def run_estimates(
     values: npt.NDArray[np.float64],
     weights: npt.NDArray[np.float64] | None = None,
     policy: str | None = None,
+    belief: Belief | None = None,
 ) -> int:
     """Fill ``values[:, first:stop]`` (one row per action id of ``actions``) with paired
     playouts played by ``policy`` (:data:`POLICIES`; None: the position's); returns the
-    actions the playouts applied. Releases the GIL while it runs."""
+    actions the playouts applied. The hidden cards are drawn in proportion to ``weights``
+    and, with ``belief``, accepted as :mod:`paiute.compiled.belief` says (consistent with
+    the opponents' recent moves). Releases the GIL while it runs."""
     chosen = position.policy if policy is None else policy
     if chosen not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {chosen!r}")
     work = new_batch(2, 0, 0)
     if weights is None:
         weights = np.ones((MAX_SEATS, 54), dtype=np.float64)
+    dealt = np.zeros((0, MAX_SEATS, HAND_CAP), dtype=np.int64)
+    if belief is not None and not belief.empty and stop > first:
+        dealt = np.zeros((stop - first, MAX_SEATS, HAND_CAP), dtype=np.int64)
+        belief.deal(first, stop, dealt)
     return int(
         estimate_kernel(
             position.template,
@@ -509,6 +544,7 @@ def run_estimates(
             position.dead_value,
             values,
             np.zeros(SCRATCH, dtype=np.int64),
+            dealt,
         )
     )
 
@@ -521,13 +557,15 @@ def warm_up() -> None:
     from paiute.rules import RuleSet
 
     deal = Deal.new(RuleSet(), 3, 0, SeededChance(1))
-    deal.apply(deal.legal_actions()[0])
+    for _ in range(3):  # a turn of the first seat: something for the belief to read
+        deal.apply(deal.legal_actions()[0])
     observation = deal.observation(deal.current_seat)
     position = Position.from_observation(observation)
     actions = [action.id for action in observation.legal_actions]
     values = np.zeros((len(actions), 1), dtype=np.float64)
+    belief = Belief.read(observation, position, np.ones((MAX_SEATS, 54)), 0, particles=4)
     for policy in POLICIES:
-        run_estimates(position, actions, 0, 0, 1, values, inference_weights(observation), policy)
+        run_estimates(position, actions, 0, 0, 1, values, inference_weights(observation), policy, belief)
     scratch = np.zeros(SCRATCH, dtype=np.int64)
     template = position.template
     template.rng[0, :] = 1  # any state but xoshiro's forbidden all-zero one

@@ -42,12 +42,23 @@ from paiute.players.base import Player, PlayerError
 from paiute.players.greedy import GreedyPlayer
 from paiute.settlement import settle
 
-__all__ = ["CORES", "PLAYOUT_CAP", "POLICIES", "Z95", "ActionEstimate", "Estimates", "estimate_actions"]
+__all__ = [
+    "BELIEFS",
+    "CORES",
+    "PLAYOUT_CAP",
+    "POLICIES",
+    "Z95",
+    "ActionEstimate",
+    "Estimates",
+    "estimate_actions",
+]
 
 #: The playout engines of :func:`estimate_actions`.
 CORES = ("auto", "compiled", "python")
 #: The playout policies of the compiled core (:data:`paiute.compiled.search.POLICIES`).
 POLICIES = ("playout", "greedy")
+#: How the compiled core deals the hidden cards (see :func:`estimate_actions`).
+BELIEFS = ("uniform", "ranks", "moves")
 
 #: Actions after which a playout is cut and valued as a dead deal (R4.7, R8.5).
 PLAYOUT_CAP = 400
@@ -152,7 +163,7 @@ def estimate_actions(
     seed: int = 0,
     core: str = "auto",
     workers: int = 1,
-    inference: bool = True,
+    belief: str = "ranks",
     pool: concurrent.futures.Executor | None = None,
     policy: str | None = None,
 ) -> Estimates:
@@ -169,9 +180,14 @@ def estimate_actions(
     on the compiled rules core (:mod:`paiute.compiled.search`, some 50,000-100,000 a second;
     it needs Numba, and its first use in a fresh install compiles the kernels, which
     :func:`paiute.compiled.warm.prepare` can do ahead in the background); ``auto`` is
-    ``compiled`` where Numba is installed, else ``python``. The compiled core deals the hidden
-    cards weighted by the opponents' public actions with ``inference`` (R4.5), and shares
-    the determinizations between ``workers`` threads (``pool``: an executor to run them on).
+    ``compiled`` where Numba is installed, else ``python``. The compiled core shares the
+    determinizations between ``workers`` threads (``pool``: an executor to run them on) and
+    deals the hidden cards as ``belief`` says (:data:`BELIEFS`, R4.5): ``uniform``, every
+    unseen card alike; ``ranks`` (the default), weighted by the ranks each opponent threw,
+    passed or took (:func:`~paiute.compiled.search.inference_weights`); ``moves``, hands
+    that explain each opponent's last turns as greedy would have played them
+    (:mod:`paiute.compiled.belief`, with the ``ranks`` weights as its proposal; measured no
+    better than ``ranks`` so far, benchmarks/README.md). The ``python`` core deals uniformly.
 
     ``policy`` plays the compiled core's playouts (:data:`POLICIES`): ``playout``, the
     compiled essence of greedy (the default, None, for now), or ``greedy``, greedy exactly,
@@ -191,13 +207,15 @@ def estimate_actions(
         raise PlayerError(f"workers must be at least 1, not {workers!r}")
     if policy is not None and policy not in POLICIES:
         raise PlayerError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+    if belief not in BELIEFS:
+        raise PlayerError(f"belief must be one of {', '.join(BELIEFS)}, not {belief!r}")
     if core == "auto":
         from paiute.compiled import available
 
         core = "compiled" if available() else "python"
     if core == "compiled":
         chosen = "playout" if policy is None else policy
-        return _estimate_compiled(observation, playouts, budget_ms, seed, workers, inference, pool, chosen)
+        return _estimate_compiled(observation, playouts, budget_ms, seed, workers, belief, pool, chosen)
     if policy == "playout":
         raise PlayerError(
             "the python core plays its playouts with greedy: policy 'playout' needs core 'compiled'"
@@ -250,7 +268,7 @@ def _estimate_compiled(
     budget_ms: float | None,
     seed: int,
     workers: int,
-    inference: bool,
+    belief: str,
     pool: concurrent.futures.Executor | None,
     policy: str,
 ) -> Estimates:
@@ -261,6 +279,7 @@ def _estimate_compiled(
 
     if not available():
         raise PlayerError("the compiled core needs Numba: pip install 'paiute[rl]'")
+    from paiute.compiled.belief import Belief
     from paiute.compiled.search import Position, inference_weights, run_estimates
 
     started = time.perf_counter()
@@ -274,9 +293,16 @@ def _estimate_compiled(
         position = Position.from_observation(observation, policy=policy)
     except ValueError as error:
         raise PlayerError(str(error)) from None
-    weights = inference_weights(observation) if inference else None
+    weights = inference_weights(observation) if belief != "uniform" else None
     actions = [action.id for action in legal]
     seed64 = seed & 0xFFFFFFFFFFFFFFFF
+    dealt = None
+    if belief == "moves":
+        try:
+            assert weights is not None
+            dealt = Belief.read(observation, position, weights, seed64)
+        except ValueError as error:
+            raise PlayerError(str(error)) from None
     own_pool = None
     if workers > 1 and pool is None:
         pool = own_pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="estimate")
@@ -284,11 +310,11 @@ def _estimate_compiled(
     def run(values: Any, first: int, stop: int) -> None:
         """Determinizations first..stop-1, split between the workers."""
         if workers == 1 or stop - first < 2 or pool is None:
-            run_estimates(position, actions, seed64, first, stop, values, weights)
+            run_estimates(position, actions, seed64, first, stop, values, weights, belief=dealt)
             return
         edges = [first + (stop - first) * i // workers for i in range(workers + 1)]
         jobs = [
-            pool.submit(run_estimates, position, actions, seed64, a, b, values, weights)
+            pool.submit(run_estimates, position, actions, seed64, a, b, values, weights, None, dealt)
             for a, b in itertools.pairwise(edges)
             if b > a
         ]

@@ -21,7 +21,11 @@ Options (``make_player("pimc:ms=100")``, ``make_player("pimc:iterations=400,seed
   several cores; the same decisions as one thread under an iteration budget.
 * ``z`` (default 1.0): how many standard errors an alternative's paired advantage over
   ``greedy``'s move must exceed; 0 is plain argmax.
-* ``inference`` (default on): weight the hidden cards by the opponents' public actions.
+* ``belief`` (default ``ranks``): how the hidden cards are dealt
+  (:data:`~paiute.players.evaluate.BELIEFS`): ``ranks``, weighted by the ranks each
+  opponent threw, passed or took (R4.5); ``moves``, hands that explain each opponent's
+  last turns as greedy would have played them (:mod:`paiute.compiled.belief`; measured no
+  better than ``ranks`` yet); ``uniform``.
 * ``policy`` (default ``playout``): who plays the playouts, for every seat: ``playout``, the
   compiled essence of greedy (fastest), or ``greedy``, greedy exactly, compiled
   (:mod:`paiute.compiled.greedy`: the opponents of the playouts behave as the real
@@ -49,7 +53,7 @@ from paiute.actions import Action
 from paiute.compiled import available, warm
 from paiute.observation import Observation
 from paiute.players.base import PlayerError, register
-from paiute.players.evaluate import POLICIES
+from paiute.players.evaluate import BELIEFS, POLICIES
 from paiute.players.greedy import GreedyPlayer
 
 __all__ = ["PIMCPlayer", "PIMCStats"]
@@ -95,7 +99,7 @@ class PIMCPlayer:
         seed: int | None = None,
         workers: int = 1,
         z: float = 1.0,
-        inference: bool = True,
+        belief: str = "ranks",
         policy: str = "playout",
     ) -> None:
         if iterations is not None and iterations < 1:
@@ -108,12 +112,14 @@ class PIMCPlayer:
             raise ValueError(f"z must not be negative, not {z}")
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+        if belief not in BELIEFS:
+            raise ValueError(f"belief must be one of {', '.join(BELIEFS)}, not {belief!r}")
         self.iterations = iterations
         self.ms = ms if ms is not None or iterations is not None else 100.0
         self.seed = seed
         self.workers = workers
         self.z = z
-        self.inference = inference
+        self.belief = belief
         self.policy = policy
         self._base_seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
         self._greedy = GreedyPlayer(seed=self._base_seed)
@@ -163,7 +169,7 @@ class PIMCPlayer:
             seed=decision_seed(self._base_seed, observation),
             core="compiled",
             workers=self.workers,
-            inference=self.inference,
+            belief=self.belief,
             pool=self._thread_pool(),
             policy=self.policy,
         )

@@ -1,0 +1,162 @@
+"""pimc's decisions valued on the true deal: what each way of searching gains over greedy's move,
+one decision at a time, with far less noise than a tournament.
+
+Positions come from greedy playing itself (4 seats, a match's antes in the pot). At each
+decision with a choice, every legal action is valued on the *true* hidden cards (the real
+hands, the stock's order still unknown: ``--exact`` determinizations, playouts by the compiled
+playout policy), which is an unbiased sample of what the action is worth to the seat: the true
+deal is a draw from the posterior of the seat's belief. Each variant then decides from the
+observation only (R9) and scores the true value of its choice less that of greedy's (the mean
+over greedy's tied discards). The variant ``exact`` searches the true hands: the bound no
+honest bot reaches.
+
+A variant is ``BELIEF[#g][@Z][/N]``: the belief (``uniform``, ``ranks``, ``moves``, ``exact``),
+``#g`` for playouts played by the exact greedy (else the compiled playout policy), ``@Z`` to
+keep greedy's move unless beaten by Z standard errors (else plain argmax), ``/N`` its
+determinizations (else ``--determinizations``). Differences are paired against the first.
+
+    .venv/bin/python benchmarks/decision_value.py --games 40 --variants ranks,ranks@1,moves@1,exact
+    .venv/bin/python benchmarks/decision_value.py --variants ranks@1/1500,ranks#g@1/250
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import re
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from paiute import RuleSet, SeededChance
+from paiute.cards import pack
+from paiute.match import Match
+from paiute.players.greedy import GreedyPlayer
+
+PLAYERS = 4
+VARIANT = re.compile(r"(uniform|ranks|moves|exact)(#g)?(?:@([\d.]+))?(?:/(\d+))?")
+
+
+def _positions(seed: int, rules: RuleSet) -> list[tuple[Any, Any, GreedyPlayer]]:
+    """Every decision with a choice in a deal of greedy against itself."""
+    chance = SeededChance(seed)
+    deck = pack(rules.jokers)
+    chance.shuffle(deck)
+    names = [f"s{seat}" for seat in range(PLAYERS)]
+    match = Match(rules, names, balances=[0] * PLAYERS, dealer=seed % PLAYERS, chance=SeededChance(seed + 1))
+    deal = match.start_deal(deck, chance=SeededChance(seed + 2))
+    bots = [GreedyPlayer(seed=seed * 16 + seat) for seat in range(PLAYERS)]
+    found = []
+    while not deal.is_over and len(deal.events) < 200:
+        seat = deal.current_seat
+        observation = deal.observation(seat)
+        if len(observation.legal_actions) > 1:
+            found.append((deal.copy(), observation, bots[seat]))
+        match.apply(bots[seat].act(observation))
+    return found
+
+
+def play_game(task: tuple[int, str, int, int, list[str]]) -> dict[str, list[float]]:
+    """Each variant's gain over greedy's move at every decision of one deal."""
+    from paiute.compiled.belief import Belief
+    from paiute.compiled.search import Position, inference_weights, run_estimates
+
+    seed, preset, determinizations, exact, variants = task
+    rules = RuleSet.from_preset(preset)
+    gains: dict[str, list[float]] = {name: [] for name in variants}
+    for deal, observation, bot in _positions(seed, rules):
+        legal = observation.legal_actions
+        ids = [action.id for action in legal]
+        position = Position.from_observation(observation)
+        truth = np.ones((8, 54))
+        for seat in range(observation.players):
+            if seat != observation.seat:
+                for card in deal.hand(seat):
+                    truth[seat, int(card)] = 1e12  # the true hand, as good as certainly
+        values = np.zeros((len(ids), exact))
+        run_estimates(position, ids, seed * 7919 + len(observation.history), 0, exact, values, truth)
+        true_value = values.mean(axis=1)
+        ties = [legal.index(action) for action in bot.choices(observation)]
+        base = float(np.mean(true_value[ties]))
+        for name in variants:
+            match = VARIANT.fullmatch(name)
+            assert match is not None
+            kind, by_greedy, z_text, count = match.groups()
+            count_n = int(count) if count else determinizations
+            weights = None
+            belief = None
+            if kind == "exact":
+                weights = truth
+            elif kind in ("ranks", "moves"):
+                weights = inference_weights(observation)
+            if kind == "moves":
+                assert weights is not None
+                belief = Belief.read(observation, position, weights, 99 + len(observation.history))
+            sampled = np.zeros((len(ids), count_n))
+            decision_seed = 12345 + 31 * len(observation.history) + seed
+            policy = "greedy" if by_greedy else None
+            run_estimates(position, ids, decision_seed, 0, count_n, sampled, weights, policy, belief)
+            choice = int(np.argmax(sampled.mean(axis=1)))
+            if z_text is not None and choice not in ties:
+                advantage = sampled[choice] - sampled[ties[0]]
+                se = float(advantage.std(ddof=1)) / math.sqrt(count_n)
+                if not float(advantage.mean()) > float(z_text) * se:
+                    choice = ties[0]
+            gains[name].append(float(true_value[choice]) - base if choice not in ties else 0.0)
+    return gains
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--variants", default="ranks,ranks@1,moves@1,exact", help="comma-separated (see above)"
+    )
+    parser.add_argument(
+        "--games", type=int, default=40, help="deals of greedy self-play (~33 decisions each)"
+    )
+    parser.add_argument("--determinizations", type=int, default=200)
+    parser.add_argument("--exact", type=int, default=1000, help="determinizations valuing the true deal")
+    parser.add_argument("--preset", default="pagat")
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    variants = args.variants.split(",")
+    for name in variants:
+        if not VARIANT.fullmatch(name):
+            parser.error(f"bad variant {name!r}: BELIEF[#g][@Z][/N]")
+    from paiute.compiled import warm
+
+    warm.prepare(block=True)
+    started, load = time.time(), os.getloadavg()[0]
+    tasks = [
+        (args.seed + i, args.preset, args.determinizations, args.exact, variants) for i in range(args.games)
+    ]
+    gains: dict[str, list[float]] = {name: [] for name in variants}
+    with ProcessPoolExecutor(args.workers) as pool:
+        for result in pool.map(play_game, tasks):
+            for name, values in result.items():
+                gains[name].extend(values)
+    first = np.array(gains[variants[0]])
+    print(f"{args.preset}, {args.games} deals, {len(first)} decisions; chips a decision over greedy's move:")
+    for name in variants:
+        gain = np.array(gains[name])
+        paired = gain - first
+        half = 1.96 * float(gain.std(ddof=1)) / math.sqrt(len(gain))
+        paired_half = 1.96 * float(paired.std(ddof=1)) / math.sqrt(len(paired))
+        print(
+            f"  {name:<16} {gain.mean():+.4f} ± {half:.4f}   "
+            f"minus {variants[0]}: {paired.mean():+.4f} ± {paired_half:.4f}   "
+            f"left greedy's move at {np.count_nonzero(gain) / len(gain):.0%}"
+        )
+    print(f"{time.time() - started:.0f} s; load {load:.1f} -> {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
