@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from paiute.actions import ActionKind
-from paiute.compiled._jit import jit
+from paiute.compiled._jit import inline, jit
 from paiute.compiled.greedy import greedy_action
 from paiute.compiled.greedy_score import GREEDY_WORK, W_TIED, W_TIES
 from paiute.compiled.rng import below, seed_deal, uniform
@@ -54,13 +54,12 @@ from paiute.compiled.state import (
     DISCARD_BASE,
     DRAW,
     HAND_CAP,
-    LANE,
     MAX_SEATS,
     RUNNING,
-    WILD_UNIT,
     Batch,
     new_batch,
 )
+from paiute.compiled.tables import rekey_hand
 from paiute.observation import Observation
 
 __all__ = [
@@ -272,28 +271,29 @@ def recent_turns(observation: Observation, *, depth: int = DEPTH, eps: float = E
 @jit
 def _set_hand(past: Any, d: int, seat: int, cards: Any, n: int) -> None:
     """Deal ``d``'s hand of ``seat`` := ``cards[:n]``, sorted, with its rank key and suit bits."""
-    wild = past.wild[d]
     for i in range(n):
         past.hands[d, seat, i] = cards[i]
-    for i in range(1, n):  # insertion sort of at most six cards
-        card = past.hands[d, seat, i]
-        j = i
-        while j > 0 and past.hands[d, seat, j - 1] > card:
-            past.hands[d, seat, j] = past.hands[d, seat, j - 1]
-            j -= 1
-        past.hands[d, seat, j] = card
-    key = 0
-    bits = 0
-    for i in range(n):
-        card = int(past.hands[d, seat, i])
-        if (wild >> card) & 1:
-            key += WILD_UNIT
-        else:
-            key += 1 << (3 * (card >> 2))
-            bits |= 1 << ((card >> 2) + LANE * (card & 3))
     past.hand_len[d, seat] = n
-    past.hand_key[d, seat] = key
-    past.hand_bits[d, seat] = bits
+    rekey_hand(past, d, seat)
+
+
+@inline
+def _weighted_pick(rng: Any, unseen: Any, used: int, weights: Any, seat: int) -> int:
+    """One of the ``unseen`` cards not in the card mask ``used``, drawn in proportion to
+    ``seat``'s ``weights``."""
+    total = 0.0
+    for c in range(unseen.size):
+        if not (used >> unseen[c]) & 1:
+            total += weights[seat, unseen[c]]
+    target = uniform(rng, 0) * total
+    pick = -1
+    for c in range(unseen.size):
+        if not (used >> unseen[c]) & 1:
+            pick = unseen[c]
+            target -= weights[seat, pick]
+            if target < 0.0:
+                break
+    return int(pick)
 
 
 @jit
@@ -385,7 +385,6 @@ def particles_kernel(
     ``back``, ``spare``: int64 [N, 16] work (a particle's hand back in time, then its
     hidden cards now); ``chances``: float64 [N]."""
     players = p[0]
-    count = unseen.size
     size = particles.shape[1]
     seed_deal(rng, 0, seed ^ np.uint64(0x2545F4914F6CDD1D), np.uint64(0))
     for seat in range(players):
@@ -396,18 +395,7 @@ def particles_kernel(
         for i in range(size):  # drawn in proportion to the weights, without replacement
             taken = 0
             for h in range(n_hidden):
-                total = 0.0
-                for c in range(count):
-                    if not (taken >> unseen[c]) & 1:
-                        total += weights[seat, unseen[c]]
-                target = uniform(rng, 0) * total
-                pick = -1
-                for c in range(count):
-                    if not (taken >> unseen[c]) & 1:
-                        pick = unseen[c]
-                        target -= weights[seat, pick]
-                        if target < 0.0:
-                            break
+                pick = _weighted_pick(rng, unseen, taken, weights, seat)
                 taken |= 1 << pick
                 particles[seat, i, h] = pick
             for j in range(known):
@@ -464,7 +452,6 @@ def deal_hands_kernel(
     proportion to ``weights``; with no particles, every card so). Returns how many seats
     shared cards."""
     players = p[0]
-    count = unseen.size
     size = particles.shape[1]
     fallbacks = 0
     for k in range(first, stop):
@@ -490,17 +477,7 @@ def deal_hands_kernel(
             for h in range(n_hidden):
                 card = particles[seat, chosen, h] if size else -1
                 if card < 0 or (used >> card) & 1:  # none, or taken already: drawn afresh
-                    total = 0.0
-                    for c in range(count):
-                        if not (used >> unseen[c]) & 1:
-                            total += weights[seat, unseen[c]]
-                    target = uniform(rng, 0) * total
-                    for c in range(count):
-                        if not (used >> unseen[c]) & 1:
-                            card = unseen[c]
-                            target -= weights[seat, card]
-                            if target < 0.0:
-                                break
+                    card = _weighted_pick(rng, unseen, used, weights, seat)
                 used |= 1 << card
                 dealt[k - first, seat, h] = card
     return fallbacks

@@ -59,7 +59,7 @@ from paiute.compiled.state import (
     new_batch,
     rule_params,
 )
-from paiute.compiled.tables import card_bits, card_key, tables
+from paiute.compiled.tables import rekey_hand, tables
 from paiute.observation import Observation, seen_cards
 
 __all__ = [
@@ -136,24 +136,8 @@ def _copy(s: Any, d: int, t: Any, e: int) -> None:
 @inline
 def _rekey(s: Any, d: int, players: int) -> None:
     """Sort every hand and recompute its rank key and suit bits (the evaluator's encoding)."""
-    wild = s.wild[d]
     for seat in range(players):
-        n = s.hand_len[d, seat]
-        for i in range(1, n):  # insertion sort of at most six cards
-            card = s.hands[d, seat, i]
-            j = i
-            while j > 0 and s.hands[d, seat, j - 1] > card:
-                s.hands[d, seat, j] = s.hands[d, seat, j - 1]
-                j -= 1
-            s.hands[d, seat, j] = card
-        key = 0
-        bits = 0
-        for i in range(n):
-            card = int(s.hands[d, seat, i])
-            key += card_key(wild, card)
-            bits |= card_bits(wild, card)
-        s.hand_key[d, seat] = key
-        s.hand_bits[d, seat] = bits
+        rekey_hand(s, d, seat)
 
 
 @inline

@@ -128,6 +128,29 @@ def card_bits(wild_mask: int, card: int) -> int:
     return 1 << ((card >> 2) + LANE * (card & 3))
 
 
+@inline
+def rekey_hand(s: Any, d: int, seat: int) -> None:
+    """Sort ``seat``'s hand in deal ``d`` of a batch and recompute its rank key and suit bits
+    (the evaluator's encoding), after its cards were written in any order."""
+    wild = s.wild[d]
+    n = s.hand_len[d, seat]
+    for i in range(1, n):  # insertion sort of at most seven cards
+        card = s.hands[d, seat, i]
+        j = i
+        while j > 0 and s.hands[d, seat, j - 1] > card:
+            s.hands[d, seat, j] = s.hands[d, seat, j - 1]
+            j -= 1
+        s.hands[d, seat, j] = card
+    key = 0
+    bits = 0
+    for i in range(n):
+        card = int(s.hands[d, seat, i])
+        key += card_key(wild, card)
+        bits |= card_bits(wild, card)
+    s.hand_key[d, seat] = key
+    s.hand_bits[d, seat] = bits
+
+
 @jit
 def evaluate_rows(tables: Any, wild_mask: int, rows: np.ndarray[Any, Any], out: np.ndarray[Any, Any]) -> None:
     """For checking against the evaluator: per six-card row, best code, best five-card code,
