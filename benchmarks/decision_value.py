@@ -41,6 +41,7 @@ from paiute.match import Match
 from paiute.players.greedy import GreedyPlayer
 
 PLAYERS = 4
+KINDS = ("draw", "discard", "call?", "last draw", "last discard", "last call?")
 VARIANT = re.compile(r"(uniform|ranks|moves|exact)(#g)?(?:@([\d.]+))?(?:/(\d+))?")
 
 
@@ -63,16 +64,32 @@ def _positions(seed: int, rules: RuleSet) -> list[tuple[Any, Any, GreedyPlayer]]
     return found
 
 
-def play_game(task: tuple[int, str, int, int, list[str]]) -> dict[str, list[float]]:
-    """Each variant's gain over greedy's move at every decision of one deal."""
+def decision_kind(observation: Any) -> str:
+    """The kind of a decision, for the breakdown: ``draw``, ``discard`` or ``call?`` (a
+    call is legal), prefixed ``last`` once somebody has called (R7.2)."""
+    legal = observation.legal_actions
+    if legal[0].kind.is_draw:
+        kind = "draw"
+    elif any(action.kind.is_call for action in legal):
+        kind = "call?"
+    else:
+        kind = "discard"
+    return f"last {kind}" if observation.calls else kind
+
+
+def play_game(task: tuple[int, str, int, int, list[str]]) -> tuple[dict[str, list[float]], list[str]]:
+    """Each variant's gain over greedy's move at every decision of one deal, and each
+    decision's kind (:func:`decision_kind`), in the same order."""
     from paiute.compiled.belief import Belief
     from paiute.compiled.search import Position, inference_weights, run_estimates
 
     seed, preset, determinizations, exact, variants = task
     rules = RuleSet.from_preset(preset)
     gains: dict[str, list[float]] = {name: [] for name in variants}
+    kinds: list[str] = []
     for deal, observation, bot in _positions(seed, rules):
         legal = observation.legal_actions
+        kinds.append(decision_kind(observation))
         ids = [action.id for action in legal]
         position = Position.from_observation(observation)
         truth = np.ones((8, 54))
@@ -110,7 +127,7 @@ def play_game(task: tuple[int, str, int, int, list[str]]) -> dict[str, list[floa
                 if not float(advantage.mean()) > float(z_text) * se:
                     choice = ties[0]
             gains[name].append(float(true_value[choice]) - base if choice not in ties else 0.0)
-    return gains
+    return gains, kinds
 
 
 def main() -> None:
@@ -139,10 +156,12 @@ def main() -> None:
         (args.seed + i, args.preset, args.determinizations, args.exact, variants) for i in range(args.games)
     ]
     gains: dict[str, list[float]] = {name: [] for name in variants}
+    kinds: list[str] = []
     with ProcessPoolExecutor(args.workers) as pool:
-        for result in pool.map(play_game, tasks):
-            for name, values in result.items():
+        for game_gains, game_kinds in pool.map(play_game, tasks):
+            for name, values in game_gains.items():
                 gains[name].extend(values)
+            kinds.extend(game_kinds)
     first = np.array(gains[variants[0]])
     print(f"{args.preset}, {args.games} deals, {len(first)} decisions; chips a decision over greedy's move:")
     for name in variants:
@@ -155,6 +174,18 @@ def main() -> None:
             f"minus {variants[0]}: {paired.mean():+.4f} ± {paired_half:.4f}   "
             f"left greedy's move at {np.count_nonzero(gain) / len(gain):.0%}"
         )
+    kind_of = np.array(kinds)
+    print("by kind of decision (gain over greedy's move, chips a decision; n decisions):")
+    for kind in KINDS:
+        chosen = kind_of == kind
+        if not chosen.any():
+            continue
+        cells = []
+        for name in variants:
+            gain = np.array(gains[name])[chosen]
+            half = 1.96 * float(gain.std(ddof=1)) / math.sqrt(len(gain)) if len(gain) > 1 else math.inf
+            cells.append(f"{name} {gain.mean():+.4f} ± {half:.4f}")
+        print(f"  {kind:<13} n={int(chosen.sum()):<5} " + "   ".join(cells))
     print(f"{time.time() - started:.0f} s; load {load:.1f} -> {os.getloadavg()[0]:.1f}")
 
 

@@ -28,11 +28,12 @@ def _script(name: str) -> ModuleType:
 def test_decision_value_scores_every_variant_on_the_same_decisions() -> None:
     script = _script("decision_value")
     variants = ["ranks", "uniform@1/8", "moves#g/4", "exact"]
-    gains = script.play_game((3, "gamerules", 6, 12, variants))
+    gains, kinds = script.play_game((3, "gamerules", 6, 12, variants))
     counts = {len(values) for values in gains.values()}
-    assert len(counts) == 1
-    assert counts.pop() > 5
+    assert counts == {len(kinds)}
+    assert len(kinds) > 5
     assert set(gains) == set(variants)
+    assert set(kinds) <= set(script.KINDS)
 
 
 def test_decision_value_refuses_a_bad_variant(

@@ -19,11 +19,14 @@ import pytest
 pytest.importorskip("numba")
 
 from paiute import Deal, RuleSet, SeededChance
+from paiute.actions import Action
 from paiute.cards import pack
 from paiute.compiled import warm
 from paiute.compiled.rules import legal_actions_one
 from paiute.compiled.search import Position, inference_weights
-from paiute.players import make_player
+from paiute.observation import Observation
+from paiute.players import make_player, prepare_player
+from paiute.players import pimc as pimc_module
 from paiute.players.base import PlayerError
 from paiute.players.evaluate import BELIEFS, estimate_actions
 from paiute.players.greedy import GreedyPlayer
@@ -200,6 +203,49 @@ def test_pimc_plays_greedys_move_until_the_kernels_are_ready(monkeypatch: pytest
     assert player.last_search is not None
     assert not player.last_search.compiled
     assert action == player.last_search.baseline
+
+
+def test_a_tournament_waits_for_the_kernels_a_table_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tournament measures pimc itself: it prepares each bot (prepare_player) before the
+    bot plays, so under a time budget no decision there is greedy's for want of the kernels
+    (the first seconds of every worker were, before). A table only ever asks without waiting."""
+    loaded = {"ready": False, "waited": 0}
+
+    def prepare(*, block: bool = False, timeout: float | None = None) -> bool:
+        if block:  # the kernels load while someone waits for them
+            loaded["ready"] = True
+            loaded["waited"] += 1
+        return bool(loaded["ready"])
+
+    monkeypatch.setattr(warm, "prepare", prepare)
+    searched: list[bool] = []
+    act = PIMCPlayer.act
+
+    def recording_act(self: PIMCPlayer, observation: Observation) -> Action:
+        self.last_search = None
+        action = act(self, observation)
+        if self.last_search is not None:  # not a forced move (one legal action)
+            searched.append(self.last_search.compiled)
+        return action
+
+    monkeypatch.setattr(PIMCPlayer, "act", recording_act)
+    deal = _played(21, 12)
+    observation = deal.observation(deal.current_seat)
+    assert PIMCPlayer(ms=5, seed=1).act(observation) in observation.legal_actions
+    assert searched == [False]  # a table's bot: greedy's move, and no wait
+    assert loaded["waited"] == 0
+    searched.clear()
+    run_tournament(["pimc:ms=2", "greedy"], deals=1, players=2, seed=3, workers=1, seating="rotations")
+    assert loaded["waited"] >= 1
+    assert searched
+    assert all(searched)
+
+
+def test_prepare_says_whether_pimc_will_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert prepare_player(PIMCPlayer(ms=5, seed=1))
+    assert prepare_player(make_player("greedy"))
+    monkeypatch.setattr(pimc_module, "available", lambda: False)  # no Numba: greedy's moves for good
+    assert not prepare_player(PIMCPlayer(ms=5, seed=1))
 
 
 @pytest.mark.parametrize("preset", ["pagat", "gamerules"])

@@ -1,5 +1,5 @@
-"""No stall in ``paiute play`` (issue 11): while the compiled search of a ``hard`` or
-``expert`` bot is prepared (:mod:`paiute.compiled.warm`), the bot plays greedy's moves and the
+"""No stall in ``paiute play`` (issue 11): while the compiled search of an ``expert`` bot
+(or a ``pimc`` spec) is prepared (:mod:`paiute.compiled.warm`), the bot plays greedy's moves and the
 terminal game says so on a line of its own, which goes away once the kernels are ready, in the
 full screen and in ``--plain``. "Not ready" is faked: the kernels' state is monkeypatched, so
 nothing compiles here."""
@@ -21,7 +21,7 @@ from paiute.tui.preparing import BotPreparation
 from paiute.tui.session import PlayConfig, SeatSpec, Session
 
 EXPERT = (SeatSpec("You"), SeatSpec("Bot", "expert"), SeatSpec("Other", "medium"))
-LINE = "Preparing the expert bot… (one-time, about a minute)"
+LINE = "Preparing the expert bot… (one-time, a few minutes)"
 
 
 class Kernels:
@@ -68,6 +68,7 @@ def test_no_line_within_the_grace_of_a_load_from_the_disk_cache(monkeypatch: pyt
 def test_no_line_without_a_compiled_bot_or_once_ready(monkeypatch: pytest.MonkeyPatch) -> None:
     Kernels(monkeypatch)
     assert BotPreparation(session((SeatSpec("You"), SeatSpec("Bot", "medium")))).line() is None
+    assert BotPreparation(session((SeatSpec("You"), SeatSpec("Bot", "hard")))).line() is None  # greedy
     monkeypatch.setattr(compiled, "available", lambda: False)  # no Numba: greedy's moves for good
     assert BotPreparation(session()).line() is None
 

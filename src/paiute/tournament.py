@@ -40,7 +40,7 @@ from paiute.combos import Category
 from paiute.errors import N_
 from paiute.match import Match
 from paiute.parallel import BACKENDS, ParallelError, StopFlag, default_workers, parallel_map
-from paiute.players import make_player, play_turn
+from paiute.players import make_player, play_turn, prepare_player
 from paiute.record import Record
 from paiute.rules import MAX_SEATS, RuleSet
 
@@ -188,6 +188,10 @@ def play_board(config: TournamentConfig, index: int) -> BoardResult:
         match = Match(rules, names, balances=[0] * players, dealer=dealer, chance=SeededChance(rebuild_seed))
         deal = match.start_deal(deck, chance=SeededChance(rebuild_seed))
         seated = [make_player(config.bots[bot], seed=bot_seeds[seat]) for seat, bot in enumerate(seating)]
+        for player in seated:
+            # A tournament measures the bots themselves: a time-budgeted search that would play
+            # greedy's moves while its kernels load in this worker (no stall at a table) waits.
+            prepare_player(player)
         while not deal.is_over:
             play_turn(deal, seated, match.apply)  # type: ignore[arg-type]
         outcome = deal.outcome

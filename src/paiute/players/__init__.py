@@ -6,7 +6,16 @@
 # Importing the built-in players registers them: "random", "greedy", "mc", "ismcts", "pimc",
 # "learned".
 from paiute.players import greedy, learned, pimc, random_player, search  # noqa: F401
-from paiute.players.base import PLAYERS, Player, PlayerError, PlayerInfo, make_player, parse_spec, register
+from paiute.players.base import (
+    PLAYERS,
+    Player,
+    PlayerError,
+    PlayerInfo,
+    make_player,
+    parse_spec,
+    prepare_player,
+    register,
+)
 from paiute.players.levels import DEFAULT_LEVEL, LEVELS, level_spec
 from paiute.players.play import play_deal, play_turn
 
@@ -22,5 +31,6 @@ __all__ = [
     "parse_spec",
     "play_deal",
     "play_turn",
+    "prepare_player",
     "register",
 ]

@@ -23,7 +23,16 @@ from paiute.actions import Action
 from paiute.errors import PaiuteError
 from paiute.observation import Observation
 
-__all__ = ["PLAYERS", "Player", "PlayerError", "PlayerInfo", "make_player", "parse_spec", "register"]
+__all__ = [
+    "PLAYERS",
+    "Player",
+    "PlayerError",
+    "PlayerInfo",
+    "make_player",
+    "parse_spec",
+    "prepare_player",
+    "register",
+]
 
 
 class PlayerError(PaiuteError):
@@ -39,6 +48,22 @@ class Player(Protocol):
     def act(self, observation: Observation) -> Action:
         """One of ``observation.legal_actions``."""
         ...
+
+
+def prepare_player(player: Player, *, timeout: float | None = None) -> bool:
+    """Wait until ``player`` plays at full strength, as UCI's ``isready`` waits for a chess
+    engine; whether it does.
+
+    A player with a one-time setup has a ``prepare(timeout=...)`` method: ``pimc`` with a time
+    budget plays ``greedy``'s moves while its compiled kernels load, so that no table waits on
+    them (:mod:`paiute.compiled.warm`), and a tournament, which measures the bot itself, calls
+    this first. Other players are always ready.
+
+    >>> prepare_player(make_player("greedy"))
+    True
+    """
+    prepare = getattr(player, "prepare", None)
+    return True if prepare is None else bool(prepare(timeout=timeout))
 
 
 @dataclass(frozen=True)

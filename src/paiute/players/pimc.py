@@ -35,8 +35,10 @@ Options (``make_player("pimc:ms=100")``, ``make_player("pimc:iterations=400,seed
 **No stall** (the compiled kernels are compiled once and cached on disk, see
 :mod:`paiute.compiled.warm`): with a time budget, a decision made before the kernels are ready
 is ``greedy``'s, while they compile or load in a background thread; with an iteration budget
-the decision waits for them (it must be repeatable). Without Numba (the ``rl`` extra), every
-decision is ``greedy``'s.
+the decision waits for them (it must be repeatable). A tournament, which measures the bot
+itself, waits for them first (:meth:`PIMCPlayer.prepare`, through
+:func:`~paiute.players.base.prepare_player`). Without Numba (the ``rl`` extra), every decision
+is ``greedy``'s.
 """
 
 from __future__ import annotations
@@ -137,6 +139,12 @@ class PIMCPlayer:
         vars(self).update(state)
         if available():
             warm.prepare(block=False)
+
+    def prepare(self, *, timeout: float | None = None) -> bool:
+        """Wait (at most ``timeout`` seconds) for the compiled kernels, so that every later
+        decision searches (:func:`~paiute.players.base.prepare_player`; a table never calls
+        it). False without Numba or if they failed to load: then every move is greedy's."""
+        return available() and warm.prepare(block=True, timeout=timeout)
 
     def close(self) -> None:
         """Stop the worker threads (a later decision starts them again)."""

@@ -1,15 +1,16 @@
 """The line that says a bot is still being prepared (``paiute play``: no stall, issue 11).
 
-The levels that search with the compiled core (``hard`` and ``expert``, the ``pimc`` player)
-need its Numba kernels; the first process after an install compiles them into the disk cache
-(about a minute), later ones load them in about a second (:mod:`paiute.compiled.warm`, in a
-background thread and a child process). Until they are ready such a bot plays ``greedy``'s
-move (the ``medium`` level's), so no table waits; this line tells the person why the bot
-plays like that for now, with a spinner and the seconds so far, and goes away once the kernels
-are ready. It shows only after :attr:`BotPreparation.GRACE_S` seconds of waiting: loading the
-kernels from the disk cache takes 1-2 s on a quiet machine (4.5-5 s measured at load 7), and
-a line that flashes "about a minute" for that long would say something false. Without Numba there is nothing to prepare (those
-bots play greedy's moves for good) and no line.
+The level that searches with the compiled core (``expert``, the ``pimc`` player, or a ``pimc``
+spec chosen by name) needs its Numba kernels; the first process after an install compiles them
+into the disk cache (2.5-6 CPU-minutes measured on 2 cores), later ones load them in about a
+second (:mod:`paiute.compiled.warm`, in a background thread and a child process). Until they are
+ready such a bot plays ``greedy``'s move (the ``hard`` level's), so no table waits; this line
+tells the person why the bot plays like that for now, with a spinner and the seconds so far, and
+goes away once the kernels are ready. It shows only after :attr:`BotPreparation.GRACE_S` seconds
+of waiting: loading the kernels from the disk cache takes 1-2 s on a quiet machine (4.5-5 s
+measured at load 7), and a line that flashes "a few minutes" for that long would say something
+false. Without Numba there is nothing to prepare (those bots play greedy's moves for good) and
+no line.
 
 >>> from paiute.tui.session import PlayConfig, SeatSpec, Session
 >>> from paiute.rules import RuleSet
@@ -36,11 +37,9 @@ COMPILED_PLAYERS = frozenset({"pimc", "playout"})
 #: The spinner's frames, one every quarter of a second.
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 _MESSAGES = {
-    "hard": N_("Preparing the hard bot… (one-time, about a minute)"),
-    "expert": N_("Preparing the expert bot… (one-time, about a minute)"),
+    "expert": N_("Preparing the expert bot… (one-time, a few minutes)"),
 }
 _READY = {
-    "hard": N_("The hard bot is ready."),
     "expert": N_("The expert bot is ready."),
 }
 
@@ -89,7 +88,7 @@ class BotPreparation:
         if self.label in _MESSAGES:
             text = tr.gettext(_MESSAGES[self.label])
         else:
-            text = tr.gettext(N_("Preparing the {bot} bot… (one-time, about a minute)"), bot=self.label)
+            text = tr.gettext(N_("Preparing the {bot} bot… (one-time, a few minutes)"), bot=self.label)
         frame = SPINNER[int((time.monotonic() - self.started) * 4) % len(SPINNER)] if spinner else ""
         elapsed = tr.gettext(N_("{seconds} s"), seconds=tr.number(self.seconds()))
         return " ".join(part for part in (text, frame, elapsed) if part)
