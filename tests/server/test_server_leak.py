@@ -29,6 +29,8 @@ from paiute.server import create_app, patch
 from paiute.server.table import Table, TableEvent
 
 CARD = re.compile(r"\b(?:[2-9TJQKA][cdhs]|Jk[12])\b")
+#: Keys whose strings are random identifiers the server makes, not text that could name a card.
+RANDOM_IDS = frozenset({"id", "token"})
 FORBIDDEN_KEYS = {"salt", "shuffled", "order", "deck", "stock", "hands", "secret", "token"}
 ROUNDS = 5000
 
@@ -132,6 +134,8 @@ class Capture:
                 if key == "wild_cards":
                     continue  # which cards are wild (R3), not where any card is
                 assert key not in FORBIDDEN_KEYS, f"{path}.{key} sent to viewer {viewer}"
+                if isinstance(item, str) and (key in RANDOM_IDS or key.endswith("_id")):
+                    continue  # secrets.token_urlsafe: "…-9s…" spells a card only by chance
                 self._walk(viewer, secrets, item, f"{path}.{key}")
         elif isinstance(value, list):
             for index, item in enumerate(value):
