@@ -2,19 +2,24 @@
 (or a ``pimc`` spec) is prepared (:mod:`paiute.compiled.warm`), the bot plays greedy's moves and the
 terminal game says so on a line of its own, which goes away once the kernels are ready, in the
 full screen and in ``--plain``. "Not ready" is faked: the kernels' state is monkeypatched, so
-nothing compiles here."""
+nothing compiles here. ``paiute tournament`` shows the same line while it prepares the kernels
+before its workers start."""
 
 from __future__ import annotations
 
 import asyncio
 import io
+import json
+import threading
 
 import pytest
 from textual.widgets import Static
 
 from paiute import RuleSet, compiled
+from paiute.cli.main import main
 from paiute.compiled import warm
 from paiute.i18n import translator
+from paiute.players import pimc
 from paiute.tui.app import PlayApp
 from paiute.tui.plain import PlainUI
 from paiute.tui.preparing import BotPreparation
@@ -29,7 +34,8 @@ class Kernels:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.is_ready = False
-        monkeypatch.setattr(compiled, "available", lambda: True)
+        self.is_available = True
+        monkeypatch.setattr(compiled, "available", lambda: self.is_available)
         monkeypatch.setattr(warm, "prepare", lambda *, block=False, timeout=None: self.is_ready)
         monkeypatch.setattr(warm, "ready", lambda: self.is_ready)
         monkeypatch.setattr(warm, "error", lambda: None)
@@ -43,7 +49,7 @@ def session(seats: tuple[SeatSpec, ...] = EXPERT) -> Session:
 def test_the_line_names_the_strongest_compiled_level(monkeypatch: pytest.MonkeyPatch) -> None:
     kernels = Kernels(monkeypatch)
     seats = (SeatSpec("You"), SeatSpec("A", "hard"), SeatSpec("B", "expert"), SeatSpec("C", "easy"))
-    preparation = BotPreparation(session(seats))
+    preparation = BotPreparation.of_session(session(seats))
     assert preparation.label == "expert"
     line = preparation.line()
     assert line is not None
@@ -59,7 +65,7 @@ def test_the_line_names_the_strongest_compiled_level(monkeypatch: pytest.MonkeyP
 def test_no_line_within_the_grace_of_a_load_from_the_disk_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     Kernels(monkeypatch)
     monkeypatch.setattr(BotPreparation, "GRACE_S", 3600.0)
-    preparation = BotPreparation(session())
+    preparation = BotPreparation.of_session(session())
     assert preparation.waiting()
     assert preparation.line() is None
     assert not preparation.shown
@@ -67,10 +73,10 @@ def test_no_line_within_the_grace_of_a_load_from_the_disk_cache(monkeypatch: pyt
 
 def test_no_line_without_a_compiled_bot_or_once_ready(monkeypatch: pytest.MonkeyPatch) -> None:
     Kernels(monkeypatch)
-    assert BotPreparation(session((SeatSpec("You"), SeatSpec("Bot", "medium")))).line() is None
-    assert BotPreparation(session((SeatSpec("You"), SeatSpec("Bot", "hard")))).line() is None  # greedy
+    for level in ("medium", "hard"):  # greedy, with and without look-ahead: nothing compiled
+        assert BotPreparation.of_session(session((SeatSpec("You"), SeatSpec("Bot", level)))).line() is None
     monkeypatch.setattr(compiled, "available", lambda: False)  # no Numba: greedy's moves for good
-    assert BotPreparation(session()).line() is None
+    assert BotPreparation.of_session(session()).line() is None
 
 
 def test_plain_tells_it_is_preparing_then_ready(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -115,3 +121,35 @@ def test_app_shows_the_line_until_ready(monkeypatch: pytest.MonkeyPatch) -> None
             await pilot.pause()
 
     asyncio.run(scenario())
+
+
+def test_tournament_says_it_prepares_the_kernels_before_it_plays(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kernels = Kernels(monkeypatch)
+    monkeypatch.setattr(pimc, "available", lambda: kernels.is_available)
+
+    def compiled_later() -> None:
+        # "Ready", and then no Numba after all, so that the bots play greedy's moves and
+        # nothing compiles in this test.
+        kernels.is_ready, kernels.is_available = True, False
+
+    timer = threading.Timer(0.6, compiled_later)
+    timer.start()
+    argv = ["tournament", "expert", "greedy", "--players", "2", "--deals", "1", "--workers", "1", "--json"]
+    assert main([*argv, "--seed", "3"]) == 0
+    timer.join()
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["boards"] == 1  # standard output stays JSON
+    # Standard error is not a terminal here: the line once, then that it is ready, before play.
+    assert captured.err.count(LINE) == 1
+    assert captured.err.index(LINE) < captured.err.index("The expert bot is ready.")
+
+
+def test_tournament_without_a_compiled_bot_prepares_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    Kernels(monkeypatch)  # never ready: a tournament of greedy bots must not wait for it
+    argv = ["tournament", "hard", "medium", "--players", "2", "--deals", "1", "--workers", "1", "--json"]
+    assert main([*argv, "--seed", "3"]) == 0
+    assert "Preparing" not in capsys.readouterr().err

@@ -7,6 +7,8 @@ import contextlib
 import json
 import os
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -30,6 +32,7 @@ from paiute.tournament import (
     run_tournament,
     seating_count,
 )
+from paiute.tui.preparing import BotPreparation
 
 _EPILOG = N_("""\
 How it is played:
@@ -181,6 +184,28 @@ def _backend(backend: str, address: str | None, workers: int | None, tr: Transla
         yield
 
 
+def _prepare(bots: list[str], errors: Any, stop: threading.Event, tr: Translator) -> None:
+    """Compile (or load) the search kernels of the bots that need them here, once, before the
+    workers start, saying so on standard error as ``paiute play`` does (no silent wait of
+    minutes after a fresh install, issue 11): the workers then load them from the disk cache
+    in a second each. Ctrl-C stops the wait, and the tournament reports its zero boards."""
+    preparation = BotPreparation.of_bots(bots)
+    shown = False
+    with contextlib.ExitStack() as stack:
+        while preparation.waiting() and not stop.is_set():
+            line = preparation.line(tr, spinner=False)
+            if line is not None and errors.is_terminal:
+                if not shown:
+                    status = stack.enter_context(errors.status(line))
+                status.update(line)
+            elif line is not None and not shown:
+                print(line, file=sys.stderr, flush=True)  # once, when not a terminal
+            shown = shown or line is not None
+            time.sleep(0.25)
+    if shown and not stop.is_set():
+        print(preparation.ready_line(tr), file=sys.stderr, flush=True)
+
+
 def _rich() -> Any:
     try:
         import rich.box
@@ -219,30 +244,28 @@ def run(args: argparse.Namespace) -> int:
         rich.progress.TextColumn("ETA"),
         rich.progress.TimeRemainingColumn(),
     )
-    with (
-        _backend(args.backend, args.address, args.workers, tr),
-        stop_on_interrupt() as stop,
-        rich.progress.Progress(*columns, console=errors, disable=not errors.is_terminal) as bar,
-    ):
-        task = bar.add_task(tr.gettext(N_("tournament")), total=total)
+    with _backend(args.backend, args.address, args.workers, tr), stop_on_interrupt() as stop:
+        _prepare(args.bots, errors, stop, tr)  # before the bar: one live display at a time
+        with rich.progress.Progress(*columns, console=errors, disable=not errors.is_terminal) as bar:
+            task = bar.add_task(tr.gettext(N_("tournament")), total=total)
 
-        def progress(done: int, deals: int) -> None:
-            bar.update(task, completed=done, total=deals)
+            def progress(done: int, deals: int) -> None:
+                bar.update(task, completed=done, total=deals)
 
-        result = run_tournament(
-            args.bots,
-            deals=args.deals,
-            players=players,
-            seed=seed,
-            workers=args.workers,
-            rules=rules,
-            seating=args.seating,
-            backend=args.backend,
-            address=args.address,
-            records=path,
-            progress=progress,
-            stop=stop,
-        )
+            result = run_tournament(
+                args.bots,
+                deals=args.deals,
+                players=players,
+                seed=seed,
+                workers=args.workers,
+                rules=rules,
+                seating=args.seating,
+                backend=args.backend,
+                address=args.address,
+                records=path,
+                progress=progress,
+                stop=stop,
+            )
     if args.json:
         print(json.dumps({**result.to_json(), "records": result.records_path}))
     else:

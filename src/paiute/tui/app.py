@@ -93,7 +93,7 @@ class PlayApp(MinimumSize, App[int]):
         self.deal_review: DealReview | None = None
         #: A bot still waiting for the compiled search (it plays greedy's moves meanwhile):
         #: a line under the title says so until it is ready (no stall, issue 11).
-        self.preparation = BotPreparation(session)
+        self.preparation = BotPreparation.of_session(session)
         self._preparing_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:

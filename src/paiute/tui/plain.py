@@ -143,7 +143,7 @@ class PlainUI:
         self.names = describe.person_names(session.names, self.tr)
         #: A bot still waiting for the compiled search (it plays greedy's moves meanwhile):
         #: told at the start and before each of the person's turns, then that it is ready.
-        self.preparation = BotPreparation(session)
+        self.preparation = BotPreparation.of_session(session)
         self._ready_told = False
 
     # -- output and input -----------------------------------------------------------------

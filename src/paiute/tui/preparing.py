@@ -15,19 +15,23 @@ no line.
 >>> from paiute.tui.session import PlayConfig, SeatSpec, Session
 >>> from paiute.rules import RuleSet
 >>> session = Session(PlayConfig(RuleSet(), (SeatSpec("You"), SeatSpec("Bot", "medium"))))
->>> BotPreparation(session).line() is None  # greedy needs no compiled kernels
+>>> BotPreparation.of_session(session).line() is None  # greedy needs no compiled kernels
 True
+
+``paiute tournament`` shows the same line while it prepares the kernels before its workers
+start (:meth:`BotPreparation.of_bots`).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 
 from paiute import compiled
 from paiute.compiled import warm
 from paiute.errors import N_
 from paiute.i18n import Translator, translator
-from paiute.players import LEVELS
+from paiute.players import LEVELS, make_player
 from paiute.tui.session import Session
 
 __all__ = ["COMPILED_PLAYERS", "SPINNER", "BotPreparation"]
@@ -45,28 +49,36 @@ _READY = {
 
 
 class BotPreparation:
-    """Whether a bot of ``session`` waits for the compiled kernels, and the words for it.
+    """Whether a bot waits for the compiled kernels, and the words for it.
 
-    ``label`` is the strongest such bot's level (or its spec, for a bot not chosen by
-    level); ``None`` when no bot at the table uses the compiled search. The seconds count from
-    when this object was made (the bots are made with the session, and start the preparing).
+    ``bots`` are (label, player) pairs: the label a person chose the bot by (a level, or a
+    spec). ``label`` is the strongest compiled bot's level (or its spec, for a bot not chosen
+    by level); ``None`` when no bot uses the compiled search. The seconds count from when this
+    object was made (made with the bots, which start the preparing).
     """
 
     #: Seconds of waiting before the line is shown (a load from the disk cache is shorter).
     GRACE_S = 3.0
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, bots: Iterable[tuple[str, object]]) -> None:
         self.started = time.monotonic()
-        chosen = [
-            spec.bot
-            for spec, player in zip(session.config.seats, session.players, strict=True)
-            if spec.bot is not None and getattr(player, "name", None) in COMPILED_PLAYERS
-        ]
+        chosen = [label for label, player in bots if getattr(player, "name", None) in COMPILED_PLAYERS]
         ranks = list(LEVELS)
         chosen.sort(key=lambda bot: ranks.index(bot) if bot in ranks else len(ranks))
         self.label: str | None = chosen[-1] if chosen else None
         #: Whether a line has been shown (so that its end can be told once, in --plain).
         self.shown = False
+
+    @classmethod
+    def of_session(cls, session: Session) -> BotPreparation:
+        """The bots at a table of the terminal game."""
+        seats = zip(session.config.seats, session.players, strict=True)
+        return cls((spec.bot, player) for spec, player in seats if spec.bot is not None)
+
+    @classmethod
+    def of_bots(cls, specs: Iterable[str]) -> BotPreparation:
+        """Bots made by name (``paiute tournament``): making them starts the preparing."""
+        return cls((spec, make_player(spec)) for spec in dict.fromkeys(specs))
 
     def waiting(self) -> bool:
         """A bot at the table plays greedy's moves because the kernels are not ready yet."""
