@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,39 @@ settings.register_profile(
 )
 settings.register_profile("ci", max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+# -- Numba's kernels, compiled once before the test workers start ------------------------------
+# The search bots' and the batch simulator's kernels are cached on disk on first use; two xdist
+# workers that meet them at once would both compile them (minutes of CPU each on 2 cores: the
+# suite took 888 s so, 348 s with the cache filled). The controller fills the cache first, in a
+# child process; with the cache already filled that costs a few seconds.
+_COMPILE = (
+    "from paiute.compiled import available\n"
+    "if available():\n"
+    "    from paiute.compiled.search import warm_up; warm_up()\n"
+    "    from paiute.envs.batch_sim import compile_kernels; compile_kernels()\n"
+)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    config = session.config
+    workers = getattr(config.option, "numprocesses", None)
+    if hasattr(config, "workerinput") or not workers or config.option.collectonly:
+        return  # a worker, or no workers: each test compiles what it needs, once
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line("compiling Numba's kernels for the workers (after an install: minutes)...")
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", _COMPILE], check=False, timeout=1800)
+    if reporter is not None:
+        outcome = (
+            "ready"
+            if done.returncode == 0
+            else f"not compiled (exit {done.returncode}): the tests compile them"
+        )
+        reporter.write_line(f"Numba's kernels {outcome} in {time.perf_counter() - started:.0f} s")
 
 
 # -- system services (installed and started by .ci/services.sh in CI) -------------------------
