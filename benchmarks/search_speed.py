@@ -21,6 +21,12 @@ Cases (every one searches the same positions, taken from greedy self-play, 4 sea
 The child times ``time.process_time()`` (CPU of the child) after one warm-up pass (which
 loads, or the first time compiles, the kernels: that time is reported apart, as
 ``start_s``), pinned to the last CPU. The load average is printed at the start and the end.
+
+A shared virtual machine's speed drifts by a third within a minute, more than the gains
+worth measuring, so ``--rounds R`` runs the whole list of cases R times, one after another,
+and reports each case's median rate over the rounds and its ratio to ``ismcts`` *within*
+each round (median, lowest and highest): a drift that slows a round slows both sides of its
+ratios.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -118,7 +125,10 @@ def _child(case: str, seconds: float, positions: int, seed: int) -> dict[str, An
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=4.0, help="CPU-seconds per case (default 4)")
+    parser.add_argument(
+        "--seconds", type=float, default=4.0, help="CPU-seconds per case and round (default 4)"
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="runs of every case, interleaved (default 1)")
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--only", default=",".join(CASES))
@@ -128,27 +138,52 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         print(json.dumps(_child(args.child, args.seconds, args.positions, args.seed)))
         return 0
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, not {args.rounds}")
+    cases = args.only.split(",")
     load_start = os.getloadavg()
-    rows = []
-    for case in args.only.split(","):
-        command = [sys.executable, __file__, "--child", case, "--seconds", str(args.seconds)]
-        command += ["--positions", str(args.positions), "--seed", str(args.seed)]
-        output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-        rows.append(json.loads(output.strip().splitlines()[-1]))
+    rounds: list[dict[str, dict[str, Any]]] = []
+    for _ in range(args.rounds):
+        by_case = {}
+        for case in cases:
+            command = [sys.executable, __file__, "--child", case, "--seconds", str(args.seconds)]
+            command += ["--positions", str(args.positions), "--seed", str(args.seed)]
+            output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+            by_case[case] = json.loads(output.strip().splitlines()[-1])
+        rounds.append(by_case)
     load_end = os.getloadavg()
-    base = next((row["rate"] for row in rows if row["case"] == "ismcts"), None)
     print(
         f"load average at start {load_start[0]:.2f} {load_start[1]:.2f}, at end {load_end[0]:.2f} {load_end[1]:.2f}"
+        f"; {args.rounds} round(s) of {args.seconds:g} CPU-s a case"
     )
-    print(f"{'case':22} {'playouts/CPU-s':>15} {'x ismcts':>9} {'peak RSS':>10} {'start':>8}")
-    for row in rows:
-        ratio = f"{row['rate'] / base:.1f}x" if base else "-"
+    print(f"{'case':22} {'playouts/CPU-s':>15} {'x ismcts':>9} {'(range)':>15} {'peak RSS':>10} {'start':>8}")
+    rows = []
+    for case in cases:
+        runs = [by_case[case] for by_case in rounds]
+        ratios = sorted(r[case]["rate"] / r["ismcts"]["rate"] for r in rounds if "ismcts" in r)
+        row = {
+            "case": case,
+            "rate": statistics.median(run["rate"] for run in runs),
+            "ratio": statistics.median(ratios) if ratios else None,
+            "ratio_range": [ratios[0], ratios[-1]] if ratios else None,
+            "peak_rss_mib": max(run["peak_rss_mib"] for run in runs),
+            "start_s": max(run["start_s"] for run in runs),
+            "runs": runs,
+        }
+        rows.append(row)
+        ratio = f"{row['ratio']:.1f}x" if ratios else "-"
+        spread = f"{ratios[0]:.1f}-{ratios[-1]:.1f}x" if len(ratios) > 1 else ""
         print(
-            f"{row['case']:22} {row['rate']:15,.0f} {ratio:>9} {row['peak_rss_mib']:8.1f} MiB {row['start_s']:7.2f}s"
+            f"{case:22} {row['rate']:15,.0f} {ratio:>9} {spread:>15} {row['peak_rss_mib']:8.1f} MiB"
+            f" {row['start_s']:7.2f}s"
         )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
-            json.dump({"load_start": load_start, "load_end": load_end, "rows": rows}, out, indent=2)
+            json.dump(
+                {"load_start": load_start, "load_end": load_end, "rounds": args.rounds, "rows": rows},
+                out,
+                indent=2,
+            )
     return 0
 
 

@@ -271,3 +271,29 @@ def test_playout_player_plays_legal_moves_to_the_end() -> None:
         seat = deal.current_seat
         deal.apply(bots[seat].act(deal.observation(seat)))  # apply checks legality
     assert deal.outcome is not None
+
+
+def test_the_playout_policy_decides_as_the_golden_digest_says() -> None:
+    """Every decision of the compiled playout policy (R3-R8: the presets and each option it
+    reads) in whole seeded deals, against tests/data/golden_playout_policy.txt: the policy
+    runs inside every pimc playout, and a change meant to make it faster must change no
+    decision. Regenerate with ``python scripts/make_playout_golden.py`` only if the policy is
+    meant to play differently."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location(
+        "make_playout_golden", root / "scripts" / "make_playout_golden.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    expected = script.GOLDEN.read_text(encoding="utf-8").splitlines()
+    got = script.digest_lines()
+    assert got == expected, (
+        "the playout policy decides differently in these cases:\n"
+        + "\n".join(f"  golden {e}\n  now    {g}" for e, g in zip(expected, got, strict=False) if e != g)
+        + "\nregenerate with scripts/make_playout_golden.py only if the change is intended"
+    )

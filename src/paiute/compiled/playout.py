@@ -25,6 +25,7 @@ combination is worth (units with ``payout = scale``, R8.4).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -57,6 +58,7 @@ ONE_SHORT_CAP = 0.6
 TAKE_FACTOR = 0.8
 
 
+@functools.cache  # built once a process (some 3 ms), as the core's other tables
 def policy_tables(scale: bool) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """``(window_hits, weights)``: per 13-bit suit mask, the most of its ranks inside one
     straight-flush window (R5.2, R5.3); per category order 0..7, what a combination is worth
@@ -88,42 +90,62 @@ def _chance(lacking: int, outs: int) -> float:
 
 
 @inline
+def suit_reach(bits: int, suit: int, window_hits: Any) -> int:
+    """The most of ``suit``'s cards in suit bits ``bits`` inside one straight-flush window."""
+    return int(window_hits[(bits >> (LANE * suit)) & SUIT_MASK])
+
+
+@inline
+def flush_reach(bits: int, window_hits: Any) -> int:
+    """The most cards of one suit inside one straight-flush window (R5.2, R5.3)."""
+    best = 0
+    for suit in range(4):
+        hits = suit_reach(bits, suit, window_hits)
+        if hits > best:
+            best = hits
+    return best
+
+
+@inline
 def hand_score(
     key: int,
-    bits: int,
+    reach: int,
     held: Any,
     count: int,
     skip: int,
     wild: int,
     live: Any,
     live_wild: int,
-    window_hits: Any,
     weights: Any,
     paiute: bool,
 ) -> float:
-    """How promising five cards are, see the module: ``held[:count]`` less the card ``skip``
-    (-1 for none), whose rank key is ``key`` and suit bits ``bits``."""
+    """How promising five cards are, see the module: ``held[:count]`` (sorted, as the core
+    keeps hands) less the card ``skip`` (-1 for none), whose rank key is ``key`` and whose
+    :func:`flush_reach` is ``reach``."""
     w = key >> WILD_SHIFT
     c1 = c2 = c3 = 0
     r1 = r2 = r3 = 0
     # The three largest rank counts (the higher rank first among equals), from the cards
-    # themselves: five or six of them, rather than thirteen ranks.
+    # themselves: five or six of them, rather than thirteen ranks. ``held`` is sorted, so
+    # the cards of a rank are adjacent and each rank is higher than those before it.
+    last = -1
     for i in range(count):
         card = int(held[i])
         if card == skip or (wild >> card) & 1:
             continue
         rank = card >> 2
-        if (c1 and rank == r1) or (c2 and rank == r2) or (c3 and rank == r3):
+        if rank == last:
             continue
+        last = rank
         n = (key >> (3 * rank)) & 7
-        if n > c1 or (n == c1 and rank > r1):
+        if n >= c1:
             c3, r3 = c2, r2
             c2, r2 = c1, r1
             c1, r1 = n, rank
-        elif n > c2 or (n == c2 and rank > r2):
+        elif n >= c2:
             c3, r3 = c2, r2
             c2, r2 = n, rank
-        elif n > c3 or (n == c3 and rank > r3):
+        elif n >= c3:
             c3, r3 = n, rank
     lw = live_wild if live_wild > 0 else 0
     l1 = live[r1] if c1 else 0
@@ -152,16 +174,8 @@ def hand_score(
         if other > value:
             value = other
     score += value
-    # R5.2, R5.3 straight flushes: the best window of any suit
-    best = 0
-    for suit in range(4):
-        lane = (bits >> (LANE * suit)) & SUIT_MASK
-        if lane:
-            hits = window_hits[lane]
-            if hits > best:
-                best = hits
-    if best:
-        score += weights[4] * _chance(5 - best - w, 2 + lw)
+    if reach:  # R5.2, R5.3 straight flushes: the best window of any suit
+        score += weights[4] * _chance(5 - reach - w, 2 + lw)
     return float(score + 0.0001 * (r1 + 2))
 
 
@@ -196,19 +210,12 @@ def _live_counts(s: Any, d: int, seat: int, live: Any) -> int:
     """Per rank, the natural cards neither in ``seat``'s hand nor in the discard pile; and
     the wild cards likewise (what the seat can count from what it sees, R9)."""
     wild = s.wild[d]
-    wilds = 0
-    for rank in range(13):
-        live[rank] = 4
-    bits = wild
-    while bits:  # the few wild cards, one set bit at a time
-        low = bits & -bits
-        card = 0
-        while (low >> card) != 1:
-            card += 1
-        wilds += 1
-        if card < 52:
-            live[card >> 2] -= 1
-        bits ^= low
+    wilds = ((wild >> 52) & 1) + ((wild >> 53) & 1)  # the jokers (R3.2)
+    for rank in range(13):  # the wild cards of a rank (R3.1, R3.3) are not its naturals
+        four = (wild >> (4 * rank)) & 15
+        count = (four & 1) + ((four >> 1) & 1) + ((four >> 2) & 1) + (four >> 3)
+        live[rank] = 4 - count
+        wilds += count
     for i in range(s.discard_len[d]):
         card = int(s.discard[d, i])
         if (wild >> card) & 1:
@@ -244,6 +251,11 @@ def _best_keep(
     wild = s.wild[d]
     window_hits = ptables[0]
     weights = ptables[1]
+    # Putting a card down changes only its own suit's reach: the others' are kept.
+    r0 = suit_reach(bits, 0, window_hits)
+    r1 = suit_reach(bits, 1, window_hits)
+    r2 = suit_reach(bits, 2, window_hits)
+    r3 = suit_reach(bits, 3, window_hits)
     best_score = -1.0
     best_card = -1
     for natural_pass in range(2):
@@ -254,16 +266,24 @@ def _best_keep(
             is_wild = ((wild >> card) & 1) == 1
             if natural_pass == 0 and is_wild:
                 continue
+            if is_wild or card >= 52:
+                reach = max(max(r0, r1), max(r2, r3))
+            else:
+                suit = card & 3
+                own = suit_reach(bits & ~card_bits(wild, card), suit, window_hits)
+                reach = max(
+                    max(own if suit == 0 else r0, own if suit == 1 else r1),
+                    max(own if suit == 2 else r2, own if suit == 3 else r3),
+                )
             score = hand_score(
                 key - card_key(wild, card),
-                bits & ~card_bits(wild, card),
+                reach,
                 held,
                 count,
                 card,
                 wild,
                 live,
                 live_wild,
-                window_hits,
                 weights,
                 paiute,
             )
@@ -314,22 +334,25 @@ def policy_action(
                 if (near & (near - 1)) == 0:  # fewer than two
                     return 0
         live_wild = _live_counts(s, d, seat, live)
-        for i in range(s.hand_len[d, seat]):
+        at = s.hand_len[d, seat]  # the hand and the top, sorted
+        while at > 0 and s.hands[d, seat, at - 1] > top:
+            held[at] = s.hands[d, seat, at - 1]
+            at -= 1
+        held[at] = top
+        for i in range(at):
             held[i] = s.hands[d, seat, i]
-        held[s.hand_len[d, seat]] = top
         taken_score, _ = _best_keep(
             s, d, seat, key, bits, held, s.hand_len[d, seat] + 1, top, live, live_wild, ptables, paiute
         )
         stock_score = hand_score(
             s.hand_key[d, seat],
-            s.hand_bits[d, seat],
+            flush_reach(s.hand_bits[d, seat], ptables[0]),
             held,
-            s.hand_len[d, seat],
-            -1,
+            s.hand_len[d, seat] + 1,
+            top,  # the hand alone
             wild,
             live,
             live_wild,
-            ptables[0],
             ptables[1],
             paiute,
         )
