@@ -210,7 +210,7 @@ def _live_counts(s: Any, d: int, seat: int, live: Any) -> int:
     """Per rank, the natural cards neither in ``seat``'s hand nor in the discard pile; and
     the wild cards likewise (what the seat can count from what it sees, R9)."""
     wild = s.wild[d]
-    wilds = ((wild >> 52) & 1) + ((wild >> 53) & 1)  # the jokers (R3.2)
+    wilds: int = ((wild >> 52) & 1) + ((wild >> 53) & 1)  # the jokers (R3.2)
     for rank in range(13):  # the wild cards of a rank (R3.1, R3.3) are not its naturals
         four = (wild >> (4 * rank)) & 15
         count = (four & 1) + ((four >> 1) & 1) + ((four >> 2) & 1) + (four >> 3)
