@@ -554,3 +554,5 @@ def warm_up() -> None:
     template = position.template
     template.rng[0, :] = 1  # any state but xoshiro's forbidden all-zero one
     greedy_move(template, position.tables, position.gtables, position.params, 0, scratch[_GREEDY_AT:])
+    # the `playout` player's kernel
+    policy_move(template, position.tables, position.ptables, position.params, 0, scratch)
