@@ -140,7 +140,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.rounds < 1:
         parser.error(f"--rounds must be at least 1, not {args.rounds}")
+    if not args.seconds > 0:
+        parser.error(f"--seconds must be positive, not {args.seconds}")
     cases = args.only.split(",")
+    unknown = [case for case in cases if case not in CASES]
+    if unknown:
+        parser.error(f"unknown case {unknown[0]!r} (cases: {', '.join(CASES)})")
+    if args.positions < 1:
+        parser.error(f"--positions must be at least 1, not {args.positions}")
     load_start = os.getloadavg()
     rounds: list[dict[str, dict[str, Any]]] = []
     for _ in range(args.rounds):

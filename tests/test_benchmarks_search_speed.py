@@ -33,10 +33,17 @@ def test_search_speed_reports_each_case_over_interleaved_rounds(tmp_path: Path) 
     assert report["rows"][0]["ratio"] == 1.0
 
 
-def test_search_speed_refuses_no_rounds() -> None:
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--rounds", "0"], capture_output=True, text=True, timeout=60
-    )
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--rounds", "0"], "--rounds must be at least 1, not 0"),
+        (["--seconds", "-1"], "--seconds must be positive, not -1.0"),
+        (["--positions", "0"], "--positions must be at least 1, not 0"),
+        (["--only", "nosuch"], "unknown case 'nosuch'"),
+    ],
+)
+def test_search_speed_refuses_bad_arguments_in_one_line(argv: list[str], said: str) -> None:
+    done = subprocess.run([sys.executable, str(SCRIPT), *argv], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
-    assert "--rounds must be at least 1, not 0" in done.stderr
+    assert said in done.stderr
     assert "Traceback" not in done.stderr
