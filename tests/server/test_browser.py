@@ -56,7 +56,8 @@ class PlayedDeal:
     """What the module's one played deal left behind for the tests to look at."""
 
     table_id: str
-    deal: int  # the deal played to its end, watched halfway
+    deal: int  # the match's last deal, played to its end
+    deal_at_midpoint: int  # the deal the spectator was looked at halfway through
     players: list[TablePage]
     spectator: Page
     frames: list[dict[str, Any]]
@@ -118,7 +119,7 @@ def played(server: Server, browser: Browser) -> PlayedDeal:
     # Halfway through a deal (the first one, unless it ended before both friends played):
     # look at what the spectator has.
     moves = play_until(players, lambda: all(p.data("status") == "playing" and p.turns >= 1 for p in players))
-    deal = int(ana.locator("#app").get_attribute("data-deal") or 0)
+    deal = midpoint_deal = int(ana.locator("#app").get_attribute("data-deal") or 0)
     newest = max(int(player.data("version")) for player in players)
     spectator.wait_for_function("v => +document.getElementById('app').dataset.version >= v", arg=newest)
     hidden: set[str] = set()
@@ -140,6 +141,7 @@ def played(server: Server, browser: Browser) -> PlayedDeal:
     return PlayedDeal(
         table_id,
         deal,
+        midpoint_deal,
         players,
         spectator,
         frames,
@@ -223,11 +225,10 @@ def test_spectator_sees_no_hand_in_the_page_or_the_websocket(played: PlayedDeal,
         text = json.dumps(without_last_deal(frame))
         assert '"salt"' not in text
         assert '"stock":' not in text
-        if number < played.frames_at_midpoint:
-            assert not any(f'"{card}"' in text for card in played.hidden_at_midpoint)
         if frame["type"] == "presence" and rebuilt is not None:
             merge_presence(rebuilt, frame)
         if frame["type"] not in ("welcome", "update"):
+            assert_no_hidden_card(played, number, text, rebuilt)
             continue
         if "patch" in frame:
             assert rebuilt is not None
@@ -240,6 +241,7 @@ def test_spectator_sees_no_hand_in_the_page_or_the_websocket(played: PlayedDeal,
         else:
             rebuilt = copy.deepcopy(frame["state"])
         state = rebuilt
+        assert_no_hidden_card(played, number, text, state)
         frame = {**{key: value for key, value in frame.items() if key != "patch"}, "state": state}
         assert state["you"] is None
         assert state["best_call"] is None
@@ -257,6 +259,18 @@ def test_spectator_sees_no_hand_in_the_page_or_the_websocket(played: PlayedDeal,
     # The View the page rebuilt is the server's, at the end of the match.
     assert rebuilt is not None
     assert steady(rebuilt) == steady(served)
+
+
+def assert_no_hidden_card(played: PlayedDeal, number: int, text: str, view: dict[str, Any] | None) -> None:
+    """No frame of the midpoint's deal, up to the midpoint, names a card a friend held then
+    unseen (R9.2). Only that deal's frames: a card public in an earlier deal (a discard, a
+    call) may be dealt again unseen in the next, and naming it then was no leak."""
+    if number >= played.frames_at_midpoint or view is None:
+        return
+    if view.get("deal_number") != played.deal_at_midpoint:
+        return
+    leaked = sorted(card for card in played.hidden_at_midpoint if f'"{card}"' in text)
+    assert not leaked, f"frame {number} names the unseen cards {leaked}"
 
 
 def merge_presence(view: dict[str, Any], frame: dict[str, Any]) -> None:
