@@ -3,8 +3,12 @@ seat never depends on a card that seat could not see (R9)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
+from paiute import review
 from paiute.review import Mark, ReviewError, review_record
 from review_helpers import bot_record, cards_seen, played_record, redealt
 
@@ -128,6 +132,23 @@ def test_review_is_the_same_with_two_workers():
     one = review_record(record, playouts=2, seed=1)
     two = review_record(record, playouts=2, seed=1, workers=2)
     assert one.json_lines() == two.json_lines()
+
+
+def test_a_short_review_stays_in_this_process_unless_told(monkeypatch: pytest.MonkeyPatch):
+    record = bot_record(2, "greedy", seed=4)
+    shared: list[int | None] = []
+
+    def parallel_map(function: Callable[[Any], Any], jobs: list[Any], *, workers: int | None = None) -> Any:
+        shared.append(workers)
+        return ((index, function(job)) for index, job in enumerate(jobs))
+
+    monkeypatch.setattr(review, "parallel_map", parallel_map)
+    alone = review_record(record, playouts=2, seed=1, workers=None)
+    assert shared == []  # a worker's start would cost more than the whole review
+    monkeypatch.setattr(review, "PARALLEL_FROM", {"compiled": 1, "python": 1})
+    monkeypatch.setattr(review, "default_workers", lambda: 8)
+    assert review_record(record, playouts=2, seed=1, workers=None).json_lines() == alone.json_lines()
+    assert shared == [2]  # a long one shares the decisions among two processes at most
 
 
 def test_unknown_seat_or_deal_is_refused():

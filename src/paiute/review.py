@@ -59,7 +59,7 @@ from paiute.errors import N_, PaiuteError
 from paiute.i18n import Translator
 from paiute.match import Match
 from paiute.observation import Observation
-from paiute.parallel import parallel_map
+from paiute.parallel import default_workers, parallel_map
 from paiute.players.evaluate import estimate_actions
 from paiute.record import Record
 from paiute.rules import RuleSet
@@ -67,6 +67,7 @@ from paiute.rules import RuleSet
 __all__ = [
     "DEFAULT_PLAYOUTS",
     "MARK_WORDS",
+    "PARALLEL_FROM",
     "THRESHOLDS",
     "Decision",
     "DecisionPoint",
@@ -89,6 +90,14 @@ __all__ = [
 #: once on each). Chosen so that a 4-player deal of about 40 decisions is reviewed in under 30 s
 #: on one core (``benchmarks/review_speed.py``).
 DEFAULT_PLAYOUTS = 16
+
+#: The playouts (decisions times playouts each) from which :func:`review_record` told
+#: ``workers=None`` shares the decisions among processes, by estimator. A worker process takes
+#: about 3 s to start (its interpreter, then the compiled kernels from the disk cache), while one
+#: core reviews some 15,000 playouts a second with the compiled estimator (a 40-decision deal at
+#: 16 playouts in 0.04 s, 2026-12-03) and some 40 a second with the pure-Python one: below these
+#: a review is done sooner in this process.
+PARALLEL_FROM = {"compiled": 100_000, "python": 250}
 
 
 class ReviewError(PaiuteError):
@@ -407,6 +416,14 @@ def _review_job(job: tuple[DecisionPoint, int, float | None, int]) -> Decision:
     return review_point(point, playouts, budget_ms, seed)
 
 
+def _workers_for(work: int) -> int:
+    """Processes for a review of ``work`` playouts: more only where they pay for their start."""
+    from paiute.compiled import available
+
+    estimator = "compiled" if available() else "python"
+    return min(2, default_workers()) if work >= PARALLEL_FROM[estimator] else 1
+
+
 def review_record(
     record: Record,
     *,
@@ -415,7 +432,7 @@ def review_record(
     playouts: int = DEFAULT_PLAYOUTS,
     budget_ms: float | None = None,
     seed: int = 0,
-    workers: int = 1,
+    workers: int | None = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> Review:
     """Review the decisions of ``seats`` (default all) in ``deal`` (default every finished deal).
@@ -423,14 +440,17 @@ def review_record(
     ``playouts`` determinizations per decision, or fewer where ``budget_ms`` (milliseconds per
     decision) runs out first: with a time budget the figures depend on the machine's speed;
     without one the review depends only on the record, the seed and ``playouts``. ``workers``
-    processes share the decisions (the results are the same for any number). ``progress`` is
-    called with (done, total) after each decision.
+    processes share the decisions (the results are the same for any number); ``None`` chooses:
+    up to two processes for a long review (:data:`PARALLEL_FROM`), else this one. ``progress``
+    is called with (done, total) after each decision.
     """
     if playouts < 1:
         raise ReviewError(N_("playouts must be at least 1, not {n}"), n=playouts)
     chosen = list(range(len(record.players))) if seats is None else sorted(set(seats))
     points = decision_points(record, chosen, deal)
     jobs = [(point, playouts, budget_ms, seed) for point in points]
+    if workers is None:
+        workers = _workers_for(len(jobs) * playouts)
     results: dict[int, Decision] = {}
     if progress is not None:
         progress(0, len(jobs))

@@ -12,7 +12,6 @@ from paiute.cli.common import add_record_arguments, args_translator, localized_d
 from paiute.cli.replay_command import load_replayed
 from paiute.errors import N_
 from paiute.i18n import Translator, translator
-from paiute.parallel import default_workers
 from paiute.record import Record
 from paiute.review import (
     DEFAULT_PLAYOUTS,
@@ -96,7 +95,7 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         "--workers",
         type=int,
         metavar="N",
-        help=_(N_("processes sharing the decisions (default: one per core)")),
+        help=_(N_("processes sharing the decisions (default: 2 for a long review, else 1)")),
     )
     parser.add_argument(
         "--json", action="store_true", help=_(N_("one JSON object per decision, then a summary line"))
@@ -136,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             playouts=args.playouts,
             budget_ms=args.budget,
             seed=args.seed,
-            workers=args.workers or min(2, default_workers()),
+            workers=args.workers,
             progress=progress,
         )
     if args.json:
