@@ -165,9 +165,12 @@ class TablePage:
         return "discard"
 
 
-def play_until(pages: list[TablePage], done: Any, *, max_moves: int = 400, seconds: float = 60.0) -> int:
+def play_until(
+    pages: list[TablePage], done: Any, *, max_moves: int = 400, seconds: float = 60.0, call_after: int = 3
+) -> int:
     """Let every page make its moves until ``done()`` holds; the number of moves made.
-    Bounded by ``max_moves`` and by ``seconds``."""
+    Bounded by ``max_moves`` and by ``seconds``; a page calls as :meth:`TablePage.play_step`
+    says (``call_after=0``: at its first chance, for a short deal)."""
     deadline = time.monotonic() + seconds
     moves = 0
     while not done():
@@ -175,7 +178,7 @@ def play_until(pages: list[TablePage], done: Any, *, max_moves: int = 400, secon
             raise AssertionError(f"the pages did not get there in {moves} moves")
         acted = False
         for table_page in pages:
-            if table_page.play_step() is not None:
+            if table_page.play_step(call_after=call_after) is not None:
                 moves += 1
                 acted = True
         if not acted:

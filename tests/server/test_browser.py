@@ -131,10 +131,16 @@ def played(server: Server, browser: Browser) -> PlayedDeal:
     )
     midpoint = (len(frames), spectator.locator("#hand [data-card]").count())
 
-    moves += play_until(players, lambda: ended(players, deal), max_moves=600, seconds=75)
+    # Then the pages call at their first chance: what is looked at below needs the deals to
+    # end, not to be long.
+    moves += play_until(players, lambda: ended(players, deal), max_moves=600, seconds=75, call_after=0)
     # The match goes on to its last deal and closes (max_deals); the tests below look at it.
     moves += play_until(
-        players, lambda: all(p.data("status") == "closed" for p in players), max_moves=600, seconds=75
+        players,
+        lambda: all(p.data("status") == "closed" for p in players),
+        max_moves=600,
+        seconds=75,
+        call_after=0,
     )
     deal = int(ana.locator("#app").get_attribute("data-deal") or 0)
     assert deal == 2
