@@ -6,11 +6,16 @@ Each variant decides as ``pimc:z=0`` does (argmax of the paired means of every l
 over ``--determinizations`` determinizations), its playouts played by the compiled
 ``--policy`` (``playout`` or ``greedy``), at 4 seats A B A B against ``greedy``, every board
 played in both rotations (duplicate). The cheating variant is given the true deal by this
-script only, to measure the bound; nothing in the package can see it.
+script only, to measure the bound; nothing in the package can see it. ``structure`` deals the
+hands the rank weights propose, resampled by how much likelier each hand's profile (pairs,
+the most of one rank, wild cards) is among greedy's real hands after as many draws
+(:func:`calibrate`, on ``--calibrate`` deals of greedy self-play before the run).
 
     .venv/bin/python benchmarks/belief_bound.py --boards 400                  # ~5 CPU-min a variant
     .venv/bin/python benchmarks/belief_bound.py --variants exact --policy greedy
     .venv/bin/python benchmarks/belief_bound.py --variants inference,greedy --depth 1   # paired
+    .venv/bin/python benchmarks/belief_bound.py --variants inference --factors 0.4,0.8,3
+    .venv/bin/python benchmarks/belief_bound.py --preset gamerules --variants inference,structure
 """
 
 from __future__ import annotations
@@ -22,10 +27,12 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
@@ -39,7 +46,7 @@ from paiute.observation import Observation
 from paiute.players.greedy import GreedyPlayer
 from paiute.players.play import play_turn
 
-VARIANTS = ("uniform", "inference", "greedy", "greedy+inference", "exact")
+VARIANTS = ("uniform", "inference", "greedy", "greedy+inference", "structure", "exact")
 PLAYERS = 4
 
 
@@ -48,27 +55,147 @@ def _derive(*parts: object) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
 
 
+#: A hand's profile (see :func:`profiles`): pairs 0-2, the most of one natural rank 0-3, wilds 0-2.
+PROFILES = 3 * 4 * 3
+#: The opponent's draws so far, 0..BUCKETS-1 (the last bucket for that many or more).
+BUCKETS = 7
+#: The ``structure`` variant: hands proposed per opponent, and kept (resampled) as particles.
+CANDIDATES, KEPT = 2048, 256
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every board of a variant's run shares."""
+
+    determinizations: int
+    policy: str
+    preset: str
+    seed: int
+    belief: tuple[int, int, float] = (2, 256, 0.1)  # depth, particles, eps of the "greedy" variants
+    factors: tuple[float, float, float] | None = None  # threw, passed, took (None: pimc's weights)
+    ratio: npt.NDArray[np.float64] | None = None  # the "structure" variant's, [BUCKETS, PROFILES]
+
+
+def _weights(observation: Observation, setup: Setup) -> npt.NDArray[np.float64]:
+    from paiute.compiled.search import inference_weights
+
+    if setup.factors is None:
+        return inference_weights(observation)
+    threw, passed, took = setup.factors
+    return inference_weights(observation, threw=threw, passed=passed, took=took)
+
+
+def profiles(hands: npt.NDArray[np.int64], wild: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """Each five-card hand's (rows of card ids) profile index: how many natural ranks it pairs
+    (at most 2), the most cards of one natural rank (at most 3), its wild cards (at most 2)."""
+    is_wild = wild[hands] | (hands >= 52)
+    ranks = np.where(is_wild, 13, hands // 4)
+    counts = np.zeros((hands.shape[0], 14), dtype=np.int64)
+    np.add.at(counts, (np.arange(hands.shape[0])[:, None], ranks), 1)
+    natural = counts[:, :13]
+    pairs = np.minimum((natural >= 2).sum(axis=1), 2)
+    top = np.minimum(natural.max(axis=1), 3)
+    return np.asarray(pairs * 12 + top * 3 + np.minimum(counts[:, 13], 2), dtype=np.int64)
+
+
+def _draws(observation: Observation, seat: int) -> int:
+    return sum(1 for e in observation.history if e.seat == seat and e.action.kind.is_draw and not e.ends_deal)
+
+
+def _wild(observation: Observation) -> npt.NDArray[np.bool_]:
+    mask = np.zeros(54, dtype=np.bool_)
+    mask[[int(card) for card in observation.wild_cards]] = True
+    return mask
+
+
+def _propose(
+    rng: np.random.Generator,
+    observation: Observation,
+    position: Any,
+    weights: npt.NDArray[np.float64],
+    seat: int,
+    count: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """``count`` sets of ``seat``'s hidden cards drawn from the unseen ones in proportion to
+    ``weights``, without replacement (the Gumbel top-k trick), and the whole hands they make
+    with the cards it is known to hold (R4.5)."""
+    unseen = position.unseen
+    need = int(position.need[seat])
+    keys = np.log(weights[seat, unseen])[None, :] + rng.gumbel(size=(count, len(unseen)))
+    hidden = unseen[np.argpartition(-keys, need - 1, axis=1)[:, :need]]
+    known = np.array([int(card) for card in observation.known_cards[seat]], dtype=np.int64)
+    return hidden, np.concatenate([np.broadcast_to(known, (count, len(known))), hidden], axis=1)
+
+
+def _calibrate_deal(task: tuple[int, str, int]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Profile counts of the opponents' true hands and of hands the weights propose, by the
+    opponent's draws, over every decision of one deal of greedy against itself."""
+    from paiute.compiled.search import Position
+
+    index, preset, seed = task
+    rules = RuleSet.from_preset(preset)
+    rng = np.random.default_rng(_derive(seed, index, "calibrate") & 0xFFFFFFFF)
+    chance = SeededChance(_derive(seed, index, "calibrate"))
+    deck = pack(rules.jokers)
+    chance.shuffle(deck)
+    match = Match(rules, ["a", "b", "c", "d"], balances=[0] * PLAYERS, dealer=index % PLAYERS, chance=chance)
+    deal = match.start_deal(deck, chance=chance)
+    bots = [GreedyPlayer(seed=_derive(seed, index, seat)) for seat in range(PLAYERS)]
+    true = np.zeros((BUCKETS, PROFILES))
+    proposed = np.zeros((BUCKETS, PROFILES))
+    while not deal.is_over:
+        observation = deal.observation(deal.current_seat)
+        if not observation.rebuilds and len(observation.legal_actions) > 1:
+            position = Position.from_observation(observation)
+            weights = _weights(observation, Setup(0, "", preset, seed))
+            wild = _wild(observation)
+            for seat in range(PLAYERS):
+                if seat == observation.seat or position.need[seat] == 0:
+                    continue
+                bucket = min(_draws(observation, seat), BUCKETS - 1)
+                truth = np.array([[int(card) for card in deal.hand(seat)]], dtype=np.int64)
+                true[bucket, profiles(truth, wild)[0]] += 1
+                _, hands = _propose(rng, observation, position, weights, seat, 16)
+                np.add.at(proposed[bucket], profiles(hands, wild), 1 / 16)
+        match.apply(bots[deal.current_seat].act(observation))
+    return true, proposed
+
+
+def calibrate(preset: str, deals: int, seed: int, workers: int) -> npt.NDArray[np.float64]:
+    """How much likelier each hand profile is among greedy's true hands than among the hands
+    the rank weights deal, by the opponent's draws so far: ``[BUCKETS, PROFILES]``, from
+    ``deals`` deals of greedy self-play (a prior for the ``structure`` variant)."""
+    true = np.zeros((BUCKETS, PROFILES))
+    proposed = np.zeros((BUCKETS, PROFILES))
+    with ProcessPoolExecutor(workers) as pool:
+        for t, p in pool.map(_calibrate_deal, [(i, preset, seed) for i in range(deals)], chunksize=4):
+            true += t
+            proposed += p
+    # Add-half smoothing: an unseen profile keeps a ratio near 1.
+    true_share = (true + 0.5) / (true.sum(axis=1, keepdims=True) + 0.5 * PROFILES)
+    proposed_share = (proposed + 0.5) / (proposed.sum(axis=1, keepdims=True) + 0.5 * PROFILES)
+    return np.asarray(true_share / proposed_share, dtype=np.float64)
+
+
 class BeliefBot:
     """pimc's argmax over paired compiled playouts, with a chosen belief (see the module)."""
 
-    def __init__(
-        self, variant: str, determinizations: int, policy: str, seed: int, belief: tuple[int, int, float]
-    ) -> None:
-        self.variant, self.determinizations, self.policy, self.seed = variant, determinizations, policy, seed
-        self.belief = belief  # depth, particles, eps of the "greedy" variants
+    def __init__(self, variant: str, setup: Setup, seed: int) -> None:
+        self.variant, self.setup, self.seed = variant, setup, seed
         self.deal: Deal | None = None  # the true deal: read only by the "exact" variant
 
     def act(self, observation: Observation) -> Action:
         from paiute.compiled.belief import Belief
-        from paiute.compiled.search import Position, inference_weights, run_estimates
+        from paiute.compiled.search import Position, run_estimates
 
         legal = observation.legal_actions
         if len(legal) == 1:
             return legal[0]
+        setup = self.setup
         position = Position.from_observation(observation)
         weights = None
-        if self.variant.endswith("inference"):
-            weights = inference_weights(observation)
+        if self.variant.endswith("inference") or self.variant == "structure":
+            weights = _weights(observation, setup)
         elif self.variant == "exact":
             assert self.deal is not None
             weights = np.ones((8, 54))
@@ -76,24 +203,56 @@ class BeliefBot:
                 if seat != observation.seat:
                     for card in self.deal.hand(seat):
                         weights[seat, int(card)] = 1e12  # the true hand, as good as certainly
-        values = np.zeros((len(legal), self.determinizations))
+        values = np.zeros((len(legal), setup.determinizations))
         seed = _derive(self.seed, len(observation.history)) & 0xFFFFFFFFFFFFFFFF
         belief = None
         if self.variant.startswith("greedy"):
-            depth, particles, eps = self.belief
+            depth, particles, eps = setup.belief
             proposal = np.ones((8, 54)) if weights is None else weights
             belief = Belief.read(
                 observation, position, proposal, seed, depth=depth, eps=eps, particles=particles
             )
+        elif self.variant == "structure" and not observation.rebuilds:  # R4.6: see Belief
+            assert weights is not None
+            assert setup.ratio is not None
+            belief = self._structure(observation, position, weights, setup.ratio, seed)
         actions = [action.id for action in legal]
-        run_estimates(position, actions, seed, 0, self.determinizations, values, weights, self.policy, belief)
+        run_estimates(
+            position, actions, seed, 0, setup.determinizations, values, weights, setup.policy, belief
+        )
         return legal[int(np.argmax(values.mean(axis=1)))]
 
+    @staticmethod
+    def _structure(
+        observation: Observation,
+        position: Any,
+        weights: npt.NDArray[np.float64],
+        ratio: npt.NDArray[np.float64],
+        seed: int,
+    ) -> Any:
+        """Particles of each opponent's hidden cards: proposed by the weights, resampled by
+        how much likelier their hand's profile is among greedy's hands (:func:`calibrate`)."""
+        from paiute.compiled.belief import Belief
+        from paiute.compiled.state import HAND_CAP, MAX_SEATS
 
-def play_board(task: tuple[int, str, int, str, str, int, tuple[int, int, float]]) -> float:
+        rng = np.random.default_rng(seed)
+        wild = _wild(observation)
+        held = np.zeros((MAX_SEATS, KEPT, HAND_CAP), dtype=np.int64)
+        for seat in range(observation.players):
+            need = int(position.need[seat])
+            if seat == observation.seat or need == 0:
+                continue
+            hidden, hands = _propose(rng, observation, position, weights, seat, CANDIDATES)
+            chance = ratio[min(_draws(observation, seat), BUCKETS - 1), profiles(hands, wild)]
+            held[seat, :, :need] = hidden[rng.choice(CANDIDATES, size=KEPT, p=chance / chance.sum())]
+        return Belief(held, position.params, position.unseen, position.need, weights, seed)
+
+
+def play_board(task: tuple[int, str, Setup]) -> float:
     """The variant's chips per deal on one board, both rotations."""
-    index, variant, determinizations, policy, preset, seed, belief = task
-    rules = RuleSet.from_preset(preset)
+    index, variant, setup = task
+    seed = setup.seed
+    rules = RuleSet.from_preset(setup.preset)
     chance = SeededChance(_derive(seed, index, "deck"))
     deck = pack(rules.jokers)
     chance.shuffle(deck)
@@ -111,7 +270,7 @@ def play_board(task: tuple[int, str, int, str, str, int, tuple[int, int, float]]
         for seat in range(PLAYERS):
             bot_seed = _derive(seed, index, "seat", seat)
             if (seat + rotation) % 2 == 0:
-                bot = BeliefBot(variant, determinizations, policy, bot_seed, belief)
+                bot = BeliefBot(variant, setup, bot_seed)
                 bot.deal = deal
                 seated.append(bot)
             else:
@@ -136,20 +295,52 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=2, help="greedy variants: turns read back per opponent")
     parser.add_argument("--particles", type=int, default=256, help="greedy variants: hands per opponent")
     parser.add_argument("--eps", type=float, default=0.1, help="greedy variants: the model's chance to stray")
+    parser.add_argument(
+        "--factors",
+        help="inference variants: THREW,PASSED,TOOK, the weights' factors per card of a rank the "
+        "seat threw, left on the pile, took (default: pimc's, inference_weights)",
+    )
+    parser.add_argument(
+        "--calibrate",
+        type=int,
+        default=400,
+        help="structure variant: deals of greedy self-play that calibrate its hand-profile prior",
+    )
     args = parser.parse_args()
-    belief = (args.depth, args.particles, args.eps)
-    results: dict[str, Any] = {}
+    factors = None
+    if args.factors:
+        try:
+            threw, passed, took = (float(part) for part in args.factors.split(","))
+        except ValueError:
+            parser.error(f"--factors wants THREW,PASSED,TOOK (three numbers), not {args.factors!r}")
+        factors = (threw, passed, took)
+    variants = args.variants.split(",")
+    for variant in variants:
+        if variant not in VARIANTS:
+            parser.error(f"unknown variant {variant!r}")
     from paiute.compiled import warm
 
     warm.prepare(block=True)
-    for variant in args.variants.split(","):
-        if variant not in VARIANTS:
-            parser.error(f"unknown variant {variant!r}")
+    ratio = None
+    if "structure" in variants:
+        started = time.time()
+        ratio = calibrate(args.preset, args.calibrate, args.seed + 1, args.workers)
+        print(
+            f"structure: the profile prior from {args.calibrate} deals of greedy, {time.time() - started:.0f} s"
+        )
+    setup = Setup(
+        args.determinizations,
+        args.policy,
+        args.preset,
+        args.seed,
+        (args.depth, args.particles, args.eps),
+        factors,
+        ratio,
+    )
+    results: dict[str, Any] = {}
+    for variant in variants:
         started, load = time.time(), os.getloadavg()[0]
-        tasks = [
-            (i, variant, args.determinizations, args.policy, args.preset, args.seed, belief)
-            for i in range(args.boards)
-        ]
+        tasks = [(i, variant, setup) for i in range(args.boards)]
         with ProcessPoolExecutor(args.workers) as pool:
             chips = np.array(list(pool.map(play_board, tasks, chunksize=4)))
         mean = float(chips.mean())

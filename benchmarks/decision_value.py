@@ -4,7 +4,8 @@ one decision at a time, with far less noise than a tournament.
 Positions come from greedy playing itself (4 seats, a match's antes in the pot). At each
 decision with a choice, every legal action is valued on the *true* hidden cards (the real
 hands, the stock's order still unknown: ``--exact`` determinizations, playouts by the compiled
-playout policy), which is an unbiased sample of what the action is worth to the seat: the true
+playout policy, or with ``--truth-policy greedy`` by the exact compiled greedy, which is how the
+real opponents play), which is an unbiased sample of what the action is worth to the seat: the true
 deal is a draw from the posterior of the seat's belief. Each variant then decides from the
 observation only (R9) and scores the true value of its choice less that of greedy's (the mean
 over greedy's tied discards). The variant ``exact`` searches the true hands: the bound no
@@ -17,6 +18,7 @@ determinizations (else ``--determinizations``). Differences are paired against t
 
     .venv/bin/python benchmarks/decision_value.py --games 40 --variants ranks,ranks@1,moves@1,exact
     .venv/bin/python benchmarks/decision_value.py --variants ranks@1/1500,ranks#g@1/250
+    .venv/bin/python benchmarks/decision_value.py --preset gamerules --truth-policy greedy
 """
 
 from __future__ import annotations
@@ -77,13 +79,13 @@ def decision_kind(observation: Any) -> str:
     return f"last {kind}" if observation.calls else kind
 
 
-def play_game(task: tuple[int, str, int, int, list[str]]) -> tuple[dict[str, list[float]], list[str]]:
+def play_game(task: tuple[int, str, int, int, list[str], str]) -> tuple[dict[str, list[float]], list[str]]:
     """Each variant's gain over greedy's move at every decision of one deal, and each
     decision's kind (:func:`decision_kind`), in the same order."""
     from paiute.compiled.belief import Belief
     from paiute.compiled.search import Position, inference_weights, run_estimates
 
-    seed, preset, determinizations, exact, variants = task
+    seed, preset, determinizations, exact, variants, truth_policy = task
     rules = RuleSet.from_preset(preset)
     gains: dict[str, list[float]] = {name: [] for name in variants}
     kinds: list[str] = []
@@ -98,7 +100,9 @@ def play_game(task: tuple[int, str, int, int, list[str]]) -> tuple[dict[str, lis
                 for card in deal.hand(seat):
                     truth[seat, int(card)] = 1e12  # the true hand, as good as certainly
         values = np.zeros((len(ids), exact))
-        run_estimates(position, ids, seed * 7919 + len(observation.history), 0, exact, values, truth)
+        run_estimates(
+            position, ids, seed * 7919 + len(observation.history), 0, exact, values, truth, truth_policy
+        )
         true_value = values.mean(axis=1)
         ties = [legal.index(action) for action in bot.choices(observation)]
         base = float(np.mean(true_value[ties]))
@@ -140,6 +144,13 @@ def main() -> None:
     )
     parser.add_argument("--determinizations", type=int, default=200)
     parser.add_argument("--exact", type=int, default=1000, help="determinizations valuing the true deal")
+    parser.add_argument(
+        "--truth-policy",
+        choices=("playout", "greedy"),
+        default="playout",
+        help="who plays the playouts that value the true deal: the compiled playout policy (fast) "
+        "or the exact greedy (the real opponents' play, about six times slower)",
+    )
     parser.add_argument("--preset", default="pagat")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
@@ -153,7 +164,8 @@ def main() -> None:
     warm.prepare(block=True)
     started, load = time.time(), os.getloadavg()[0]
     tasks = [
-        (args.seed + i, args.preset, args.determinizations, args.exact, variants) for i in range(args.games)
+        (args.seed + i, args.preset, args.determinizations, args.exact, variants, args.truth_policy)
+        for i in range(args.games)
     ]
     gains: dict[str, list[float]] = {name: [] for name in variants}
     kinds: list[str] = []
@@ -163,7 +175,10 @@ def main() -> None:
                 gains[name].extend(values)
             kinds.extend(game_kinds)
     first = np.array(gains[variants[0]])
-    print(f"{args.preset}, {args.games} deals, {len(first)} decisions; chips a decision over greedy's move:")
+    print(
+        f"{args.preset}, {args.games} deals, {len(first)} decisions, the true deal valued by "
+        f"{args.truth_policy} playouts; chips a decision over greedy's move:"
+    )
     for name in variants:
         gain = np.array(gains[name])
         paired = gain - first
