@@ -76,12 +76,12 @@ class Setup:
     ratio: npt.NDArray[np.float64] | None = None  # the "structure" variant's, [BUCKETS, PROFILES]
 
 
-def _weights(observation: Observation, setup: Setup) -> npt.NDArray[np.float64]:
+def _weights(observation: Observation, factors: tuple[float, float, float] | None) -> npt.NDArray[np.float64]:
     from paiute.compiled.search import inference_weights
 
-    if setup.factors is None:
+    if factors is None:
         return inference_weights(observation)
-    threw, passed, took = setup.factors
+    threw, passed, took = factors
     return inference_weights(observation, threw=threw, passed=passed, took=took)
 
 
@@ -147,7 +147,7 @@ def _calibrate_deal(task: tuple[int, str, int]) -> tuple[npt.NDArray[np.float64]
         observation = deal.observation(deal.current_seat)
         if not observation.rebuilds and len(observation.legal_actions) > 1:
             position = Position.from_observation(observation)
-            weights = _weights(observation, Setup(0, "", preset, seed))
+            weights = _weights(observation, None)
             wild = _wild(observation)
             for seat in range(PLAYERS):
                 if seat == observation.seat or position.need[seat] == 0:
@@ -195,7 +195,7 @@ class BeliefBot:
         position = Position.from_observation(observation)
         weights = None
         if self.variant.endswith("inference") or self.variant == "structure":
-            weights = _weights(observation, setup)
+            weights = _weights(observation, setup.factors)
         elif self.variant == "exact":
             assert self.deal is not None
             weights = np.ones((8, 54))
@@ -314,6 +314,10 @@ def main() -> None:
         except ValueError:
             parser.error(f"--factors wants THREW,PASSED,TOOK (three numbers), not {args.factors!r}")
         factors = (threw, passed, took)
+        if not all(0 < factor < math.inf for factor in factors):
+            parser.error(f"--factors must be positive finite numbers, not {args.factors!r}")
+    if args.calibrate < 1:
+        parser.error(f"--calibrate must be at least 1, not {args.calibrate}")
     variants = args.variants.split(",")
     for variant in variants:
         if variant not in VARIANTS:

@@ -37,14 +37,23 @@ def test_decision_value_scores_every_variant_on_the_same_decisions() -> None:
     assert set(kinds) <= set(script.KINDS)
 
 
+def _refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, *args: str
+) -> str:
+    """What the script ``name`` says on stderr when it refuses ``args`` (it must exit)."""
+    script = _script(name)
+    monkeypatch.setattr(sys, "argv", [f"{name}.py", *args])
+    with pytest.raises(SystemExit):
+        script.main()
+    return capsys.readouterr().err
+
+
 def test_decision_value_refuses_a_bad_variant(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    script = _script("decision_value")
-    monkeypatch.setattr(sys, "argv", ["decision_value.py", "--variants", "ranks,psychic"])
-    with pytest.raises(SystemExit):
-        script.main()
-    assert "bad variant 'psychic'" in capsys.readouterr().err
+    assert "bad variant 'psychic'" in _refused(
+        monkeypatch, capsys, "decision_value", "--variants", "ranks,psychic"
+    )
 
 
 def test_belief_bound_plays_a_board_with_each_belief() -> None:
@@ -99,11 +108,14 @@ def test_belief_bound_plays_with_the_factors_asked_for() -> None:
 def test_belief_bound_refuses_bad_factors(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    script = _script("belief_bound")
-    monkeypatch.setattr(sys, "argv", ["belief_bound.py", "--factors", "0.5,lots"])
-    with pytest.raises(SystemExit):
-        script.main()
-    assert "--factors wants THREW,PASSED,TOOK (three numbers), not '0.5,lots'" in capsys.readouterr().err
+    error = _refused(monkeypatch, capsys, "belief_bound", "--factors", "0.5,lots")
+    assert "--factors wants THREW,PASSED,TOOK (three numbers), not '0.5,lots'" in error
+    for hostile in ("0,0.8,1.6", "-1,0.8,1.6", "nan,1,1", "inf,1,1"):
+        error = _refused(monkeypatch, capsys, "belief_bound", f"--factors={hostile}")
+        assert f"--factors must be positive finite numbers, not '{hostile}'" in error
+    assert "--calibrate must be at least 1, not 0" in _refused(
+        monkeypatch, capsys, "belief_bound", "--variants", "structure", "--calibrate", "0"
+    )
 
 
 def test_policy_agreement_reports_every_kind_it_met(
