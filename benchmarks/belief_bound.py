@@ -9,7 +9,10 @@ played in both rotations (duplicate). The cheating variant is given the true dea
 script only, to measure the bound; nothing in the package can see it. ``structure`` deals the
 hands the rank weights propose, resampled by how much likelier each hand's profile (pairs,
 the most of one rank, wild cards) is among greedy's real hands after as many draws
-(:func:`calibrate`, on ``--calibrate`` deals of greedy self-play before the run).
+(:func:`calibrate`, on ``--calibrate`` deals of greedy self-play before the run). ``learned``
+deals them by a logistic model of each card's chance, fitted on ``--train`` deals of greedy
+self-play before the run (``learned_belief.py``); ``greedy+learned`` reads the opponents' last
+turns under greedy's model from hands that model proposes.
 
     .venv/bin/python benchmarks/belief_bound.py --boards 400                  # ~5 CPU-min a variant
     .venv/bin/python benchmarks/belief_bound.py --variants exact --policy greedy
@@ -34,7 +37,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from self_play import PLAYERS, greedy_deal
 
 from paiute import RuleSet
 from paiute.actions import Action
@@ -46,8 +52,16 @@ from paiute.observation import Observation
 from paiute.players.greedy import GreedyPlayer
 from paiute.players.play import play_turn
 
-VARIANTS = ("uniform", "inference", "greedy", "greedy+inference", "structure", "exact")
-PLAYERS = 4
+VARIANTS = (
+    "uniform",
+    "inference",
+    "greedy",
+    "greedy+inference",
+    "structure",
+    "learned",
+    "greedy+learned",
+    "exact",
+)
 
 
 def _derive(*parts: object) -> int:
@@ -74,6 +88,7 @@ class Setup:
     belief: tuple[int, int, float] = (2, 256, 0.1)  # depth, particles, eps of the "greedy" variants
     factors: tuple[float, float, float] | None = None  # threw, passed, took (None: pimc's weights)
     ratio: npt.NDArray[np.float64] | None = None  # the "structure" variant's, [BUCKETS, PROFILES]
+    coefficients: npt.NDArray[np.float64] | None = None  # the "learned" variants' (learned_belief.py)
 
 
 def _weights(observation: Observation, factors: tuple[float, float, float] | None) -> npt.NDArray[np.float64]:
@@ -133,14 +148,9 @@ def _calibrate_deal(task: tuple[int, str, int]) -> tuple[npt.NDArray[np.float64]
     from paiute.compiled.search import Position
 
     index, preset, seed = task
-    rules = RuleSet.from_preset(preset)
     rng = np.random.default_rng(_derive(seed, index, "calibrate") & 0xFFFFFFFF)
-    chance = SeededChance(_derive(seed, index, "calibrate"))
-    deck = pack(rules.jokers)
-    chance.shuffle(deck)
-    match = Match(rules, ["a", "b", "c", "d"], balances=[0] * PLAYERS, dealer=index % PLAYERS, chance=chance)
-    deal = match.start_deal(deck, chance=chance)
-    bots = [GreedyPlayer(seed=_derive(seed, index, seat)) for seat in range(PLAYERS)]
+    bot_seeds = [_derive(seed, index, seat) for seat in range(PLAYERS)]
+    match, deal, bots = greedy_deal(preset, index, _derive(seed, index, "calibrate"), bot_seeds)
     true = np.zeros((BUCKETS, PROFILES))
     proposed = np.zeros((BUCKETS, PROFILES))
     while not deal.is_over:
@@ -196,6 +206,11 @@ class BeliefBot:
         weights = None
         if self.variant.endswith("inference") or self.variant == "structure":
             weights = _weights(observation, setup.factors)
+        elif self.variant.endswith("learned"):
+            from learned_belief import odds
+
+            assert setup.coefficients is not None
+            weights = odds(observation, position.unseen, setup.coefficients)
         elif self.variant == "exact":
             assert self.deal is not None
             weights = np.ones((8, 54))
@@ -306,6 +321,12 @@ def main() -> None:
         default=400,
         help="structure variant: deals of greedy self-play that calibrate its hand-profile prior",
     )
+    parser.add_argument(
+        "--train",
+        type=int,
+        default=300,
+        help="learned variants: deals of greedy self-play to fit the model on",
+    )
     args = parser.parse_args()
     factors = None
     if args.factors:
@@ -316,8 +337,9 @@ def main() -> None:
         factors = (threw, passed, took)
         if not all(0 < factor < math.inf for factor in factors):
             parser.error(f"--factors must be positive finite numbers, not {args.factors!r}")
-    if args.calibrate < 1:
-        parser.error(f"--calibrate must be at least 1, not {args.calibrate}")
+    for option, value in (("--calibrate", args.calibrate), ("--train", args.train)):
+        if value < 1:
+            parser.error(f"{option} must be at least 1, not {value}")
     variants = args.variants.split(",")
     for variant in variants:
         if variant not in VARIANTS:
@@ -332,6 +354,11 @@ def main() -> None:
         print(
             f"structure: the profile prior from {args.calibrate} deals of greedy, {time.time() - started:.0f} s"
         )
+    coefficients = None
+    if any(variant.endswith("learned") for variant in variants):
+        from learned_belief import fitted
+
+        coefficients = fitted(args.preset, args.train, args.seed + 2, args.workers)
     setup = Setup(
         args.determinizations,
         args.policy,
@@ -340,6 +367,7 @@ def main() -> None:
         (args.depth, args.particles, args.eps),
         factors,
         ratio,
+        coefficients,
     )
     results: dict[str, Any] = {}
     for variant in variants:

@@ -1,4 +1,5 @@
-"""``benchmarks/decision_value.py``, ``benchmarks/belief_bound.py`` and
+"""``benchmarks/decision_value.py``, ``benchmarks/belief_bound.py``,
+``benchmarks/belief_quality.py``, ``benchmarks/learned_belief.py`` and
 ``benchmarks/policy_agreement.py`` run and report (issue 11):
 never a margin or a timing, only that every variant gets a row from the same decisions."""
 
@@ -61,7 +62,9 @@ def test_belief_bound_plays_a_board_with_each_belief() -> None:
     ratio = script.calibrate("pagat", 2, 5, 1)
     assert ratio.shape == (script.BUCKETS, script.PROFILES)
     assert (ratio > 0).all()
-    setup = script.Setup(4, "playout", "pagat", 5, (2, 8, 0.1), None, ratio)
+    learned = _script("learned_belief")
+    coefficients = learned.fit(*learned.collect("pagat", 2, 5, 1))
+    setup = script.Setup(4, "playout", "pagat", 5, (2, 8, 0.1), None, ratio, coefficients)
     for variant in script.VARIANTS:
         chips = script.play_board((1, variant, setup))
         assert isinstance(chips, float)
@@ -116,6 +119,9 @@ def test_belief_bound_refuses_bad_factors(
     assert "--calibrate must be at least 1, not 0" in _refused(
         monkeypatch, capsys, "belief_bound", "--variants", "structure", "--calibrate", "0"
     )
+    assert "--train must be at least 1, not -3" in _refused(
+        monkeypatch, capsys, "belief_bound", "--variants", "learned", "--train", "-3"
+    )
 
 
 def test_policy_agreement_reports_every_kind_it_met(
@@ -129,3 +135,101 @@ def test_policy_agreement_reports_every_kind_it_met(
     assert " draw " in out
     assert " discard " in out
     assert "% " in out
+
+
+def test_learned_belief_fit_recovers_a_known_logistic_model() -> None:
+    import numpy as np
+
+    learned = _script("learned_belief")
+    rng = np.random.default_rng(7)
+    x = np.concatenate([np.ones((40_000, 1)), rng.normal(size=(40_000, 3))], axis=1)
+    truth = np.array([-1.5, 0.8, -0.4, 0.0])
+    y = rng.random(40_000) < 1 / (1 + np.exp(-(x @ truth)))
+    assert np.abs(learned.fit(x, y, ridge=0.0) - truth).max() < 0.08
+
+
+def _greedy_positions(preset: str, deals: int) -> list:
+    """Observations of the decisions of greedy self-play, 4 seats, with their deals."""
+    from paiute import RuleSet
+    from paiute.cards import pack
+    from paiute.chance import SeededChance
+    from paiute.match import Match
+    from paiute.players.greedy import GreedyPlayer
+
+    rules = RuleSet.from_preset(preset)
+    found = []
+    for index in range(deals):
+        chance = SeededChance(index)
+        deck = pack(rules.jokers)
+        chance.shuffle(deck)
+        match = Match(rules, list("abcd"), balances=[0] * 4, dealer=index % 4, chance=chance)
+        deal = match.start_deal(deck, chance=chance)
+        bots = [GreedyPlayer(seed=seat) for seat in range(4)]
+        while not deal.is_over:
+            observation = deal.observation(deal.current_seat)
+            if not observation.rebuilds and len(observation.legal_actions) > 1:
+                found.append(observation)
+            match.apply(bots[deal.current_seat].act(observation))
+    return found
+
+
+def test_learned_belief_features_read_the_public_facts_they_name() -> None:
+    import numpy as np
+
+    from paiute.compiled.search import Position
+
+    learned = _script("learned_belief")
+    column = learned.NAMES.index
+    checked = 0
+    for observation in _greedy_positions("gamerules", 3):
+        position = Position.from_observation(observation)
+        wild = {int(card) for card in observation.wild_cards}
+        for seat in range(observation.players):
+            if seat == observation.seat or position.need[seat] == 0:
+                continue
+            rows = learned.features(observation, position.unseen, seat)
+            assert rows.shape == (len(position.unseen), learned.WIDTH)
+            known = [int(c) for c in observation.known_cards[seat] if int(c) < 52 and int(c) not in wild]
+            for row, card in zip(rows, position.unseen, strict=True):
+                if card >= 52 or int(card) in wild:  # R3: only whether it is wild, and the draws
+                    drawn = [i for i, name in enumerate(learned.NAMES) if name.startswith("draws")]
+                    rest = [i for i in range(2, learned.WIDTH) if i not in drawn]
+                    assert row[:2].tolist() == [1.0, 1.0]
+                    assert not row[rest].any()
+                    continue
+                held = sum(1 for c in known if c // 4 == card // 4)
+                assert row[column("known 1")] == (held == 1)
+                assert row[column("known 2+")] == (held >= 2)
+                assert row[column("suit known")] == sum(1 for c in known if c % 4 == card % 4)
+                checked += held > 0
+            weights = learned.odds(observation, position.unseen, np.zeros(learned.WIDTH))
+            assert (weights[observation.seat] == 1).all()
+    assert checked > 0  # some opponent held a card it took from the pile (R4.5)
+
+
+def test_belief_quality_scores_every_belief_on_the_same_hands() -> None:
+    import numpy as np
+
+    script = _script("belief_quality")
+    learned = _script("learned_belief")
+    coefficients = learned.fit(*learned.collect("gamerules", 2, 9, 1))
+    beliefs = ("uniform", "ranks", "learned", "model:2:16:0.1", "learned-model:2:16:0.1")
+    totals = script.score_deal((1, "gamerules", 5, beliefs, 20, coefficients))
+    assert totals.shape == (len(beliefs), 2 * len(script.SCORES))
+    assert len(set(totals[:, 1])) == 1  # every belief scored on the same cards
+    assert len(set(totals[:, 3])) == 1
+    assert np.isfinite(totals).all()
+    assert (totals[:, 0] > 0).all()
+    # A share of the true cards is a chance: at most one per hand scored.
+    assert (totals[:, 2] <= totals[:, 3] + 1e-9).all()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["psychic", "model:2:16", "model:x:16:0.1", "model:0:16:0.1", "model:2:16:0", "model:2:16:nan"],
+)
+def test_belief_quality_refuses_a_bad_belief(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    error = _refused(monkeypatch, capsys, "belief_quality", "--beliefs", f"ranks,{text}")
+    assert repr(text) in error

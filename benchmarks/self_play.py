@@ -1,0 +1,34 @@
+"""One deal of greedy against itself at four seats, dealt from a seed: the positions the
+belief benchmarks (``belief_bound.py``, ``belief_quality.py``, ``learned_belief.py``) measure
+their beliefs on, with the true deal at hand for the labels and never shown to a bot (R9)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from paiute import RuleSet
+from paiute.cards import pack
+from paiute.chance import SeededChance
+from paiute.deal import Deal
+from paiute.match import Match
+from paiute.players.greedy import GreedyPlayer
+
+PLAYERS = 4
+
+
+def greedy_deal(
+    preset: str, index: int, chance_seed: int, bot_seeds: Sequence[int]
+) -> tuple[Match, Deal, list[GreedyPlayer]]:
+    """The match, its deal (dealer ``index % 4``, the pack shuffled by ``chance_seed``) and
+    a greedy bot a seat, each seeded by ``bot_seeds``."""
+    rules = RuleSet.from_preset(preset)
+    chance = SeededChance(chance_seed)
+    deck = pack(rules.jokers)
+    chance.shuffle(deck)
+    match = Match(rules, ["a", "b", "c", "d"], balances=[0] * PLAYERS, dealer=index % PLAYERS, chance=chance)
+    deal = match.start_deal(deck, chance=chance)
+    return match, deal, [GreedyPlayer(seed=seed) for seed in bot_seeds]
