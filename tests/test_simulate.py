@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import paiute.simulate as simulate_module
+import paiute.simulate.running as simulate_module  # where run_configs looks up simulate_deal
 from paiute.actions import Action
 from paiute.cli.main import main
 from paiute.combos import Category

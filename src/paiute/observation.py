@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 from paiute.actions import Action
 from paiute.cards import Card, format_cards
 from paiute.combos import Value
+from paiute.events import CallMade, Event, Outcome
 from paiute.rules import RuleSet
 
 if TYPE_CHECKING:
-    from paiute.deal import CallMade, Deal, Event, Outcome
+    from paiute.deal import Deal
 
 __all__ = ["Observation", "history_entry_json", "observe", "seen_cards"]
 
@@ -123,7 +124,7 @@ class Observation:
 def history_entry_json(event: Event) -> dict[str, object]:
     """One event of :attr:`Observation.history` as :meth:`Observation.to_json` writes it.
 
-    ``event`` must already be as the seat sees it (:meth:`~paiute.deal.Event.seen_by`, R9).
+    ``event`` must already be as the seat sees it (:meth:`~paiute.events.Event.seen_by`, R9).
     """
     return {
         "seat": event.seat,

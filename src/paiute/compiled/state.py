@@ -43,7 +43,7 @@ OVER = 1  # ended by R7.1 / R7.3 with winners
 DEAD = 2  # R4.7
 TRUNCATED = 3  # stopped after max_turns turns (the R4.7 hole, docs/rules.md)
 
-# Phases, as paiute.deal.Phase.
+# Phases, as paiute.events.Phase.
 DRAW = 0
 DISCARD = 1
 FINISHED = 2

@@ -13,7 +13,7 @@ R2.2), and so on. :attr:`ObservationEncoder.layout` names every field with its o
 and meaning; ``docs/encoding.md`` holds that table, checked by a test.
 
 Everything public is folded in incrementally from the deal's public history (R4.5, R9.1): a
-:class:`DealEncoder` reads one :class:`~paiute.deal.Event` at a time (a draw from the stock
+:class:`DealEncoder` reads one :class:`~paiute.events.Event` at a time (a draw from the stock
 whose card is private is read without its card) and keeps the public part of the vector in
 absolute seat order; encoding a seat is one gather that rotates the seat blocks, plus the
 seat's own hand. :meth:`ObservationEncoder.encode` keeps one such encoder per seat and feeds

@@ -4,7 +4,7 @@
 that seat sees it) are the only builders of table data for clients: the first state, every
 update, a reconnection's missed events, the event history, spectators and the HTTP API all
 call them. Cards come from the engine's :class:`~paiute.observation.Observation` and from
-:meth:`~paiute.deal.Event.seen_by`, which hide other seats' unshown cards and the stock
+:meth:`~paiute.events.Event.seen_by`, which hide other seats' unshown cards and the stock
 (R9.2, R9.3); the committed order and salt (R10.2) are read only for deals that have ended
 (:func:`proof_for`, :func:`record_for`, :func:`replay_for`, ``last_deal``).
 """
