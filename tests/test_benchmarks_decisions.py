@@ -1,16 +1,23 @@
 """``benchmarks/decision_value.py``, ``benchmarks/belief_bound.py``,
-``benchmarks/belief_quality.py``, ``benchmarks/learned_belief.py`` and
-``benchmarks/policy_agreement.py`` run and report (issue 11):
+``benchmarks/belief_quality.py``, ``benchmarks/learned_belief.py``,
+``benchmarks/feed_bound.py`` and ``benchmarks/policy_agreement.py`` run and report (issue 11):
 never a margin or a timing, only that every variant gets a row from the same decisions."""
 
 from __future__ import annotations
 
 import importlib.util
 import sys
+from itertools import combinations
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from paiute import Deal, RuleSet, SeededChance
+from paiute.evaluator import Evaluator
+from paiute.observation import Observation
+from paiute.players.greedy import GreedyPlayer
+from paiute.scoring import PAIUTE
 
 pytest.importorskip("numba")
 
@@ -233,3 +240,117 @@ def test_belief_quality_refuses_a_bad_belief(
 ) -> None:
     error = _refused(monkeypatch, capsys, "belief_quality", "--beliefs", f"ranks,{text}")
     assert repr(text) in error
+
+
+def _feed_position(preset: str, seed: int, turns: int) -> tuple[Deal, Observation]:
+    """A deal of greedy self-play stopped at its first discard after ``turns`` actions where
+    greedy weighs two or more cards, and the observation of the seat to act."""
+    deal = Deal.new(RuleSet.from_preset(preset), 4, seed % 4, SeededChance(seed))
+    players = [GreedyPlayer(seed=seat) for seat in range(4)]
+    steps = 0
+    while not deal.is_over:
+        observation = deal.observation(deal.current_seat)
+        if steps >= turns and len(players[0].discard_scores(observation)) >= 2:
+            return deal, observation
+        deal.apply(players[deal.current_seat].act(observation))
+        steps += 1
+    raise AssertionError(f"the deal of seed {seed} ended before a discard with a choice")
+
+
+@pytest.mark.parametrize(
+    ("preset", "seed", "turns"), [("pagat", 1, 0), ("pagat", 4, 14), ("gamerules", 2, 6)]
+)
+def test_feed_bound_feed_chances_equal_a_brute_force_count(preset: str, seed: int, turns: int) -> None:
+    """The feed chance of each card is the share of the next player's dealt hands that could
+    call at once after taking it: a six-card call (a Paiute only where R5.7 allows it) or a
+    five-card call that shows the card taken (R4.3, R6.2), counted here card by card with the
+    scalar evaluator over the hands that make nothing alone."""
+    import numpy as np
+
+    script = _script("feed_bound")
+    deal, observation = _feed_position(preset, seed, turns)
+    hands = script.dealt_hands(
+        "uniform", observation, script.Guard("uniform", hands=60), np.random.default_rng(seed)
+    )
+    cards = list(GreedyPlayer(seed=0).discard_scores(observation))
+    evaluator = Evaluator(observation.wild_cards, royal_high=observation.rules.royal_high)
+    following = script.next_seat(observation)
+    paiute_ok = observation.rules.paiute_allowed_any_turn(4) or deal.draws(following) == 0
+    possible = [hand for hand in hands.tolist() if evaluator.code(hand) == 0]
+    expected = []
+    for card in cards:
+        calls = 0
+        for hand in possible:
+            six = evaluator.code([*hand, card])
+            if six >> 12 == PAIUTE and not paiute_ok:
+                six = 0
+            five = max(evaluator.code([*rest, card]) for rest in combinations(hand, 4))
+            calls += bool(six or five)
+        expected.append(calls / len(possible))
+    assert script.feed_chances(observation, cards, hands).tolist() == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("belief", ["uniform", "ranks", "model"])
+def test_feed_bound_deals_the_next_hand_from_the_unseen_cards_only(belief: str) -> None:
+    """R9: every honest belief deals the next player the cards it is known to hold (R4.5) and
+    otherwise only cards the deciding seat has not seen; the same seed deals the same hands."""
+    import numpy as np
+
+    from paiute.observation import seen_cards
+
+    script = _script("feed_bound")
+    for preset, seed, turns in (("pagat", 4, 14), ("gamerules", 2, 6), ("pagat", 7, 30)):
+        _, observation = _feed_position(preset, seed, turns)
+        guard = script.Guard(belief, hands=40, depth=2)
+        hands = script.dealt_hands(belief, observation, guard, np.random.default_rng(1))
+        again = script.dealt_hands(belief, observation, guard, np.random.default_rng(1))
+        assert (hands == again).all()
+        following = script.next_seat(observation)
+        known = {int(card) for card in observation.known_cards[following]}
+        seen = {int(card) for card in seen_cards(observation)}
+        assert hands.shape == (40, 5)
+        for hand in hands.tolist():
+            assert len(set(hand)) == 5
+            assert known <= set(hand)
+            assert not (set(hand) - known) & seen
+
+
+def test_feed_bound_plays_and_diagnoses_with_each_belief() -> None:
+    script = _script("feed_bound")
+    for variant in script.VARIANTS:
+        chips = script.play_board((1, "gamerules", 5, script.Guard(variant, hands=16, depth=2)))
+        assert isinstance(chips, float)
+    rows = [
+        row
+        for index in range(4)
+        for row in script.diagnose_deal((index, "pagat", 5, script.Guard("uniform", hands=16, depth=2)))
+    ]
+    assert rows
+    assert {len(row) for row in rows} == {2 + len(script.BELIEFS)}
+    assert all(0.0 <= chance <= 1.0 for row in rows for chance in row[1:])
+
+
+def test_feed_bound_auc_counts_ties_as_half() -> None:
+    import numpy as np
+
+    script = _script("feed_bound")
+    positive = np.array([True, True, False, False])
+    assert script.auc(np.array([0.9, 0.8, 0.1, 0.2]), positive) == 1.0
+    assert script.auc(np.array([0.1, 0.2, 0.9, 0.8]), positive) == 0.0
+    assert script.auc(np.array([0.5, 0.5, 0.5, 0.5]), positive) == 0.5
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--variants", "oracle,psychic"], "unknown variant 'psychic'"),
+        (["--hands", "0"], "--hands must be at least 1, not 0"),
+        (["--boards", "-2"], "--boards must be at least 1, not -2"),
+        (["--eps", "1"], "--eps in (0, 1)"),
+        (["--weight", "nan"], "--weight must be finite and not negative"),
+    ],
+)
+def test_feed_bound_refuses_bad_arguments(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert message in _refused(monkeypatch, capsys, "feed_bound", *args)

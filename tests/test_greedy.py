@@ -136,6 +136,38 @@ def test_greedy_keeps_a_pair_and_throws_a_loner() -> None:
     assert decide(deal).card in deal.hand(1)[4:]  # 7c or 4d, never a card of the two pairs
 
 
+@pytest.mark.parametrize("preset", ["pagat", "gamerules"])
+def test_greedy_discards_a_card_its_discard_scores_rank_best(preset: str) -> None:
+    """discard_scores is the scoring act() throws by: every discard greedy makes before a call
+    is one of the cards it scores best, none of them wild while a natural card may go (R3)
+    or the card just taken (R4.3); after a call (R7.2) or in the draw phase it is empty."""
+    rules = RuleSet.from_preset(preset)
+    checked = 0
+    for seed in range(6):
+        deal = Deal.new(rules, 4, seed % 4, SeededChance(seed))
+        seats = [GreedyPlayer(seed=seed * 10 + seat) for seat in range(4)]
+        while not deal.is_over:
+            observation = deal.observation(deal.current_seat)
+            player = seats[deal.current_seat]
+            scores = GreedyPlayer(seed=0).discard_scores(observation)
+            action = player.act(observation)
+            if observation.phase == "draw" or observation.calls:
+                assert scores == {}
+            elif action.kind is ActionKind.DISCARD:
+                assert action.card in scores
+                assert scores[action.card] >= max(scores.values()) - 1e-9
+                assert observation.taken_card not in scores
+                natural = [
+                    card
+                    for card in observation.hand
+                    if card not in observation.wild_cards and card != observation.taken_card
+                ]
+                assert all(card not in observation.wild_cards for card in scores) or not natural
+                checked += 1
+            deal.apply(action)
+    assert checked > 20
+
+
 def test_r3_greedy_takes_a_wild_card_from_the_discard_pile() -> None:
     """The dealer throws the wild 2s; seat 1 takes it and keeps it."""
     deal = make_deal(RuleSet(), 3, 0, {1: "Ac Ad Kh 9s 7c"}, upcard="2h", stock="4d 6s 2s")

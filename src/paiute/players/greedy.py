@@ -384,24 +384,28 @@ class GreedyPlayer:
             stock = table.score(hand, horizon, paiute_now)
         return DRAW_DISCARD if keep > stock + 1e-9 else DRAW_STOCK
 
+    def discard_scores(self, observation: Observation) -> dict[Card, float]:
+        """The cards this player would consider putting down from the six it holds, each with
+        the score of the five it would keep (higher is better; :meth:`act` throws the best):
+        never a wild card while a natural one can go (R3), never the card taken (R4.3).
+
+        Empty unless the seat holds six cards and no call has been made yet (in the last
+        round, R7.2, greedy throws any natural card: the score does not decide).
+        """
+        if observation.phase != "discard" or observation.calls or observation.seat is None:
+            return {}
+        table = _Table(observation)
+        return dict(_keep_scores(table, observation.hand, observation.taken_card, self.horizon))
+
     def _best_keep(
         self, table: _Table, held: Sequence[Card], taken: Card | None, horizon: int
     ) -> tuple[float, Card, list[Card]]:
-        """The best card to put down from six and the score of the five kept, never a wild
-        card while a natural one can go (R3), never the card taken (R4.3); and every card
-        that ties for best (one of which is chosen at random)."""
-        wild = table.wild
-        candidates = [card for card in held if card != taken and card not in wild]
-        if not candidates:
-            candidates = [card for card in held if card != taken]
-        observation = table.observation
-        danger = _danger(observation)
-        paiute_now = table.paiute_any
+        """The best card to put down from six and the score of the five kept (see
+        :func:`_keep_scores`); and every card that ties for best (one of which is chosen at
+        random)."""
         best_score = -1.0
         best: list[Card] = []
-        for card in candidates:
-            kept = [other for other in held if other != card]
-            score = table.score(kept, horizon, paiute_now) - 0.01 * danger.get(card // 4, 0)
+        for card, score in _keep_scores(table, held, taken, horizon):
             if score > best_score + 1e-12:
                 best_score, best = score, [card]
             elif score > best_score - 1e-12:
@@ -444,6 +448,28 @@ class GreedyPlayer:
         if ties is not None:
             ties.extend(Action.discard(other) for other in tied)
         return Action.discard(card)
+
+
+def _keep_scores(
+    table: _Table, held: Sequence[Card], taken: Card | None, horizon: int
+) -> list[tuple[Card, float]]:
+    """Each card greedy may put down from the six ``held``, with the score of the five kept:
+    never a wild card while a natural one can go (R3), never the card taken (R4.3); a card of
+    a rank the next player is known to collect counts a little against it (:func:`_danger`)."""
+    wild = table.wild
+    candidates = [card for card in held if card != taken and card not in wild]
+    if not candidates:
+        candidates = [card for card in held if card != taken]
+    danger = _danger(table.observation)
+    paiute_now = table.paiute_any
+    return [
+        (
+            card,
+            table.score([other for other in held if other != card], horizon, paiute_now)
+            - 0.01 * danger.get(card // 4, 0),
+        )
+        for card in candidates
+    ]
 
 
 def _danger(observation: Observation) -> dict[int, int]:
