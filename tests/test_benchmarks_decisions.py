@@ -260,7 +260,9 @@ def _feed_position(preset: str, seed: int, turns: int) -> tuple[Deal, Observatio
 @pytest.mark.parametrize(
     ("preset", "seed", "turns"), [("pagat", 1, 0), ("pagat", 4, 14), ("gamerules", 2, 6)]
 )
-def test_feed_bound_feed_chances_equal_a_brute_force_count(preset: str, seed: int, turns: int) -> None:
+def test_r5_7_r6_2_feed_bound_feed_chances_equal_a_brute_force_count(
+    preset: str, seed: int, turns: int
+) -> None:
     """The feed chance of each card is the share of the next player's dealt hands that could
     call at once after taking it: a six-card call (a Paiute only where R5.7 allows it) or a
     five-card call that shows the card taken (R4.3, R6.2), counted here card by card with the
@@ -291,7 +293,7 @@ def test_feed_bound_feed_chances_equal_a_brute_force_count(preset: str, seed: in
 
 
 @pytest.mark.parametrize("belief", ["uniform", "ranks", "model"])
-def test_feed_bound_deals_the_next_hand_from_the_unseen_cards_only(belief: str) -> None:
+def test_r9_feed_bound_deals_the_next_hand_from_the_unseen_cards_only(belief: str) -> None:
     """R9: every honest belief deals the next player the cards it is known to hold (R4.5) and
     otherwise only cards the deciding seat has not seen; the same seed deals the same hands."""
     import numpy as np

@@ -137,7 +137,7 @@ def test_greedy_keeps_a_pair_and_throws_a_loner() -> None:
 
 
 @pytest.mark.parametrize("preset", ["pagat", "gamerules"])
-def test_greedy_discards_a_card_its_discard_scores_rank_best(preset: str) -> None:
+def test_r3_r4_3_greedy_discards_a_card_its_discard_scores_rank_best(preset: str) -> None:
     """discard_scores is the scoring act() throws by: every discard greedy makes before a call
     is one of the cards it scores best, none of them wild while a natural card may go (R3)
     or the card just taken (R4.3); after a call (R7.2) or in the draw phase it is empty."""
