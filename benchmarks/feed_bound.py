@@ -87,6 +87,10 @@ class Guard:
     depth: int = 4
     eps: float = 0.02
 
+    def player(self, seed: int, deal: Deal | None) -> GuardedGreedy:
+        """The guarded seat; ``deal`` is read by the ``oracle`` variant alone."""
+        return GuardedGreedy(self, seed, deal)
+
 
 def next_seat(observation: Observation) -> int:
     """The seat that draws after this one before any call: the next one clockwise (R2.2)."""
@@ -194,18 +198,22 @@ class GuardedGreedy(GreedyPlayer):
         if len(scores) < 2:
             return action
         cards = list(scores)
-        if self.guard.variant == "oracle":
-            assert self.deal is not None  # the cheating bound: the true hand (R9 broken on purpose)
-            hands = np.array([self.deal.hand(next_seat(observation))], dtype=np.uint8)
-        else:
-            hands = dealt_hands(self.guard.variant, observation, self.guard, self.rng)
-        chances = feed_chances(observation, cards, hands)
+        chances = self.chances(observation, cards)
         weight = 1e6 if self.guard.variant == "oracle" else self.guard.weight
         guarded = [scores[card] - weight * chance for card, chance in zip(cards, chances, strict=True)]
         best = max(guarded)
         if action.card in scores and guarded[cards.index(action.card)] >= best - 1e-12:
             return action  # greedy's own choice is as good: keep its tie-break
         return Action.discard(cards[guarded.index(best)])
+
+    def chances(self, observation: Observation, cards: Sequence[Card]) -> npt.NDArray[np.float64]:
+        """Each card's feed chance under the guard's belief (see the module)."""
+        if self.guard.variant == "oracle":
+            assert self.deal is not None  # the cheating bound: the true hand (R9 broken on purpose)
+            hands = np.array([self.deal.hand(next_seat(observation))], dtype=np.uint8)
+        else:
+            hands = dealt_hands(self.guard.variant, observation, self.guard, self.rng)
+        return feed_chances(observation, cards, hands)
 
 
 def play_board(task: tuple[int, str, int, Guard]) -> float:
@@ -217,7 +225,7 @@ def play_board(task: tuple[int, str, int, Guard]) -> float:
         bot_seeds = [_derive(seed, index, "seat", seat) for seat in range(PLAYERS)]
         match, deal, players = greedy_deal(preset, index, chance_seed, bot_seeds)
         seated: list[GreedyPlayer] = [
-            GuardedGreedy(guard, bot_seeds[seat], deal) if (seat + rotation) % 2 == 0 else players[seat]
+            guard.player(bot_seeds[seat], deal) if (seat + rotation) % 2 == 0 else players[seat]
             for seat in range(PLAYERS)
         ]
         while not deal.is_over:

@@ -84,16 +84,26 @@ def _rank_counts(observation: Observation) -> tuple[npt.NDArray[np.int64], ...]:
     return threw, took, passed, threw_suit, last
 
 
-def features(observation: Observation, unseen: npt.NDArray[np.int64], seat: int) -> npt.NDArray[np.float64]:
-    """The rows of ``seat``'s ``unseen`` cards, ``[len(unseen), WIDTH]`` (see the module)."""
+def features(
+    observation: Observation,
+    unseen: npt.NDArray[np.int64],
+    seat: int,
+    counted: npt.NDArray[np.int64] | None = None,
+) -> npt.NDArray[np.float64]:
+    """The rows of ``seat``'s ``unseen`` cards, ``[len(unseen), WIDTH]`` (see the module).
+
+    The unseen cards of a row's rank and suit are counted among ``unseen``, the row's card
+    included. For rows of cards the deciding seat holds, ``counted`` gives the cards it has not
+    seen instead, and the row's card is counted with them, so the columns mean the same."""
     threw, took, passed, threw_suit, last = _rank_counts(observation)
     wild = {int(card) for card in observation.wild_cards}
     known = [int(card) for card in observation.known_cards[seat] if int(card) < 52 and int(card) not in wild]
     known_rank = np.bincount([c // 4 for c in known], minlength=13)
     known_suit = np.bincount([c % 4 for c in known], minlength=4)
-    naturals = [int(c) for c in unseen if c < 52 and int(c) not in wild]
+    naturals = [int(c) for c in (unseen if counted is None else counted) if c < 52 and int(c) not in wild]
     unseen_rank = np.bincount([c // 4 for c in naturals], minlength=13)
     unseen_suit = np.bincount([c % 4 for c in naturals], minlength=4)
+    own = 0 if counted is None else 1  # the row's card, held and so not among ``counted``
     draws = sum(
         1 for e in observation.history if e.seat == seat and e.action.kind.is_draw and not e.ends_deal
     )
@@ -119,11 +129,11 @@ def features(observation: Observation, unseen: npt.NDArray[np.int64], seat: int)
         rows[i, _AT["threw last turn"]] = last[seat, 0] == rank
         rows[i, _AT["took last turn"]] = last[seat, 1] == rank
         rows[i, _AT["passed last turn"]] = last[seat, 2] == rank
-        if unseen_rank[rank] <= 3:  # all four unseen is the baseline
-            rows[i, _AT[f"rank unseen {unseen_rank[rank]}"]] = 1.0
+        if unseen_rank[rank] + own <= 3:  # all four unseen is the baseline
+            rows[i, _AT[f"rank unseen {unseen_rank[rank] + own}"]] = 1.0
         rows[i, _AT["suit known"]] = known_suit[suit]
         rows[i, _AT["suit threw"]] = threw_suit[seat, suit]
-        rows[i, _AT["suit unseen"]] = unseen_suit[suit] / 13
+        rows[i, _AT["suit unseen"]] = (unseen_suit[suit] + own) / 13
         beside = [r for r in (rank - 1, rank + 1) if 0 <= r < 13]
         rows[i, _AT["beside known"]] = sum(known_rank[r] for r in beside)
         rows[i, _AT["beside threw"]] = sum(threw[seat, r] for r in beside)

@@ -1,6 +1,6 @@
 """``benchmarks/decision_value.py``, ``benchmarks/belief_bound.py``,
-``benchmarks/belief_quality.py``, ``benchmarks/learned_belief.py``,
-``benchmarks/feed_bound.py`` and ``benchmarks/policy_agreement.py`` run and report (issue 11):
+``benchmarks/belief_quality.py``, ``benchmarks/learned_belief.py``, ``benchmarks/feed_bound.py``,
+``benchmarks/feed_learned.py`` and ``benchmarks/policy_agreement.py`` run and report (issue 11):
 never a margin or a timing, only that every variant gets a row from the same decisions."""
 
 from __future__ import annotations
@@ -356,3 +356,126 @@ def test_feed_bound_refuses_bad_arguments(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
     assert message in _refused(monkeypatch, capsys, "feed_bound", *args)
+
+
+@pytest.mark.parametrize(
+    ("preset", "seed", "turns"), [("pagat", 4, 14), ("gamerules", 2, 6), ("pagat", 7, 30)]
+)
+def test_r4_5_r5_7_feed_learned_rows_read_the_next_players_public_actions(
+    preset: str, seed: int, turns: int
+) -> None:
+    """A row says what the next player is known to hold of the card's rank (cards it took from
+    the pile, R4.5) and whether it may still call a Paiute (R5.7); the belief columns are
+    empty without a guard and feed chances with one, dealt repeatably from the seat's view."""
+    import numpy as np
+
+    from paiute.outs import Unseen
+
+    script = _script("feed_learned")
+    deal, observation = _feed_position(preset, seed, turns)
+    cards = list(GreedyPlayer(seed=0).discard_scores(observation))
+    following = script.next_seat(observation)
+    rows = script.features(observation, cards, None, np.random.default_rng(0))
+    assert rows.shape == (len(cards), len(script.NAMES))
+    at = {name: i for i, name in enumerate(script.NAMES)}
+    known = [
+        int(card) // 4 for card in observation.known_cards[following] if card not in observation.wild_cards
+    ]
+    for card, row in zip(cards, rows, strict=True):
+        held = known.count(int(card) // 4) if card not in observation.wild_cards else 0
+        assert (row[at["known 1"]], row[at["known 2+"]]) == (held == 1, held >= 2)
+        if card not in observation.wild_cards:  # it and the cards of its rank the seat has not seen
+            unseen = 1 + sum(
+                1
+                for other in Unseen.of(observation).cards
+                if other // 4 == int(card) // 4 and other not in observation.wild_cards
+            )
+            flags = [row[at[f"rank unseen {count}"]] for count in (1, 2, 3)]
+            assert flags == [float(unseen == count) for count in (1, 2, 3)]
+    paiute_ok = observation.rules.paiute_allowed_any_turn(4) or deal.draws(following) == 0
+    assert (rows[:, at["paiute allowed"]] == paiute_ok).all()
+    assert not rows[:, len(script.PUBLIC) :].any()
+    guard = script.Guard("model", hands=32, depth=2)
+    stacked = script.features(observation, cards, guard, np.random.default_rng(3))
+    assert (stacked == script.features(observation, cards, guard, np.random.default_rng(3))).all()
+    assert (stacked[:, : len(script.PUBLIC)] == rows[:, : len(script.PUBLIC)]).all()
+    assert ((stacked[:, at["ranks chance"]] >= 0) & (stacked[:, at["model chance"]] <= 1)).all()
+
+
+def test_feed_learned_collects_one_throw_a_decision_and_fits() -> None:
+    import numpy as np
+
+    script = _script("feed_learned")
+    x, y, thrown = script.collect("gamerules", 6, 3, None, 1)
+    assert x.shape == (y.size, len(script.NAMES))
+    assert thrown.shape == y.shape
+    assert thrown.sum() >= 6  # greedy threw one of the cards it weighed, every decision
+    coefficients = script.learned_belief.fit(x[:, : len(script.PUBLIC)], y)
+    chances = script.chances(coefficients, x)
+    assert chances.shape == y.shape
+    assert ((chances > 0) & (chances < 1)).all()
+    assert np.isfinite(script.log_loss(chances, y))
+
+
+def test_feed_learned_guard_keeps_greedys_moves_when_every_card_is_alike() -> None:
+    """A feed chance equal for every card changes no discard: the guarded seat plays greedy's
+    moves with greedy's seeds, so over both rotations of a board it wins exactly nothing."""
+    script = _script("feed_learned")
+    flat = [0.0] * len(script.PUBLIC)
+    flat[0] = 2.0  # the bias alone: the same chance for every card
+    for preset in ("pagat", "gamerules"):
+        for board in range(3):
+            guard = script.LearnedGuard("learned", 5.0, coefficients=tuple(flat))
+            assert script.play_board((board, preset, 11, guard)) == 0.0
+
+
+def test_feed_learned_guard_throws_no_card_it_believes_feeds() -> None:
+    """A guard whose model says every two feeds the next player for sure never throws a two
+    while greedy weighs another card; without the weight it throws what greedy throws."""
+    import numpy as np
+
+    script = _script("feed_learned")
+    coefficients = [0.0] * len(script.PUBLIC)
+    coefficients[0] = -30.0
+    coefficients[script.NAMES.index("rank 0")] = 60.0  # the twos
+    guard = script.LearnedGuard("learned", 100.0, coefficients=tuple(coefficients))
+    unguarded = script.LearnedGuard("learned", 0.0, coefficients=tuple(coefficients))
+    checked = 0
+    for seed in range(40):
+        try:
+            _, observation = _feed_position("pagat", seed, seed % 9)
+        except AssertionError:
+            continue
+        scores = GreedyPlayer(seed=1).discard_scores(observation)
+        twos = [card for card in scores if int(card) // 4 == 0]
+        if not twos or len(twos) == len(scores):
+            continue
+        checked += 1
+        action = guard.player(1, None).act(observation)
+        assert int(action.card) // 4 != 0
+        assert unguarded.player(1, None).act(observation) == GreedyPlayer(seed=1).act(observation)
+        assert np.isclose(
+            script.chances(
+                np.array(coefficients), script.features(observation, twos, None, np.random.default_rng(0))
+            ),
+            1.0,
+        ).all()
+    assert checked >= 2
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--weights", "1,x"], "--weights must be numbers separated by commas, not '1,x'"),
+        (["--weights", "nan"], "--weights must be finite and not negative"),
+        (["--weights", "-1"], "--weights must be finite and not negative"),
+        (["--train", "0"], "--train must be at least 1, not 0"),
+        (["--boards", "-1"], "--boards must not be negative"),
+        (["--columns", "psychic"], "invalid choice: 'psychic'"),
+        (["--seed", "7,x"], "--seed must be whole numbers separated by commas, not '7,x'"),
+    ],
+)
+def test_feed_learned_refuses_bad_arguments(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert message in _refused(monkeypatch, capsys, "feed_learned", *args)
