@@ -52,6 +52,9 @@ def play_one_deal(server: Server, rng: random.Random) -> str:
                 action = hurried(rng, view["observation"]["legal_actions"])
                 body = {"id": f"a-{view['version']}", "action": action, "expected_version": view["version"]}
                 server.api("POST", f"/api/tables/{table_id}/actions", token, json=body)
+                # Below the server's 20 state changes a second per token (http_rate): a faster
+                # client is answered 429, as it should be.
+                time.sleep(0.06)
         time.sleep(0.01)
     raise AssertionError("the match did not end")
 
