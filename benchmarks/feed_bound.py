@@ -56,14 +56,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from self_play import PLAYERS, greedy_deal
 
-from paiute.actions import Action, ActionKind
+from paiute.actions import ActionKind
 from paiute.batch import BatchEvaluator
 from paiute.cards import Card
 from paiute.deal import Deal
 from paiute.evaluator import Evaluator
 from paiute.observation import Observation
 from paiute.outs import Unseen
+from paiute.players.feed import next_seat, paiute_allowed
 from paiute.players.greedy import GreedyPlayer
+from paiute.players.guarded import GuardedPlayer
 from paiute.players.play import play_turn
 from paiute.scoring import PAIUTE
 
@@ -90,19 +92,6 @@ class Guard:
     def player(self, seed: int, deal: Deal | None) -> GuardedGreedy:
         """The guarded seat; ``deal`` is read by the ``oracle`` variant alone."""
         return GuardedGreedy(self, seed, deal)
-
-
-def next_seat(observation: Observation) -> int:
-    """The seat that draws after this one before any call: the next one clockwise (R2.2)."""
-    assert observation.seat is not None
-    return (observation.seat + 1) % observation.players
-
-
-def _paiute_allowed(observation: Observation, seat: int) -> bool:
-    """Whether ``seat`` may call a Paiute on its next turn (R5.7, R2.1)."""
-    if observation.rules.paiute_allowed_any_turn(observation.players):
-        return True
-    return not any(event.seat == seat and event.action.kind.is_draw for event in observation.history)
 
 
 _EVALUATORS: dict[tuple[frozenset[Card], bool], tuple[BatchEvaluator, Evaluator]] = {}
@@ -167,7 +156,7 @@ def feed_chances(
     possible = np.array([single.code(hand) == 0 for hand in hands.tolist()], dtype=np.bool_)
     if not possible.any():
         return np.zeros(len(cards))
-    paiute_ok = _paiute_allowed(observation, next_seat(observation))
+    paiute_ok = paiute_allowed(observation, next_seat(observation))
     chances = np.empty(len(cards))
     for index, card in enumerate(cards):
         held = np.concatenate([hands, np.full((count, 1), card, dtype=np.uint8)], axis=1)
@@ -180,31 +169,18 @@ def feed_chances(
     return chances
 
 
-class GuardedGreedy(GreedyPlayer):
-    """``greedy`` whose discards weigh the chance of feeding the next player (see the
-    module); ``deal`` is read by the ``oracle`` variant alone."""
+class GuardedGreedy(GuardedPlayer):
+    """``greedy`` whose discards weigh the chance of feeding the next player: the package's
+    ``guarded`` player (:mod:`paiute.players.guarded`, one implementation of the guard) with
+    the feed chances of the guard's belief (see the module); ``deal`` is read by the
+    ``oracle`` variant alone."""
 
     def __init__(self, guard: Guard, seed: int, deal: Deal | None = None) -> None:
-        super().__init__(seed=seed)
+        # The oracle's feed chance is 0 or 1: a feeding card is never thrown while another can go.
+        super().__init__(seed=seed, weight=1e6 if guard.variant == "oracle" else guard.weight)
         self.guard = guard
         self.deal = deal
         self.rng = np.random.default_rng(seed)
-
-    def act(self, observation: Observation) -> Action:
-        action = super().act(observation)
-        if action.kind is not ActionKind.DISCARD:
-            return action
-        scores = self.discard_scores(observation)
-        if len(scores) < 2:
-            return action
-        cards = list(scores)
-        chances = self.chances(observation, cards)
-        weight = 1e6 if self.guard.variant == "oracle" else self.guard.weight
-        guarded = [scores[card] - weight * chance for card, chance in zip(cards, chances, strict=True)]
-        best = max(guarded)
-        if action.card in scores and guarded[cards.index(action.card)] >= best - 1e-12:
-            return action  # greedy's own choice is as good: keep its tie-break
-        return Action.discard(cards[guarded.index(best)])
 
     def chances(self, observation: Observation, cards: Sequence[Card]) -> npt.NDArray[np.float64]:
         """Each card's feed chance under the guard's belief (see the module)."""

@@ -25,11 +25,16 @@ rotations, for each ``--weights`` (what a feed chance of 1 costs in greedy's sco
 
     .venv/bin/python benchmarks/feed_learned.py --preset pagat --train 2000 --boards 2000
     .venv/bin/python benchmarks/feed_learned.py --preset gamerules --columns public --weights 0.5,1,2
+
+``--write PATH`` (``--columns public`` only) writes the fit as the preset's model in a
+coefficients file, the form the ``guarded`` player reads (:mod:`paiute.players.feed`); the
+package's own, ``src/paiute/players/data/feed.json``, was written so (``docs/guarded.md``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import sys
@@ -49,12 +54,10 @@ from feed_bound import (
     GuardedGreedy,
     _derive,
     _interval,
-    _paiute_allowed,
     _pool,
     auc,
     dealt_hands,
     feed_chances,
-    next_seat,
     play_board,
 )
 from self_play import PLAYERS, greedy_deal
@@ -63,10 +66,12 @@ from paiute.actions import ActionKind
 from paiute.cards import Card
 from paiute.deal import Deal
 from paiute.observation import Observation
-from paiute.outs import Unseen
+from paiute.players.base import PlayerError
+from paiute.players.feed import COLUMNS, FEED_FORMAT, FeedModel, feed_rows, next_seat, read_models
 
-#: Columns of :func:`features`: the public facts, then the beliefs' feed chances.
-PUBLIC = [*learned_belief.NAMES, "paiute allowed"]
+#: Columns of :func:`features`: the public facts (the package's, :data:`paiute.players.feed.COLUMNS`),
+#: then the beliefs' feed chances.
+PUBLIC = list(COLUMNS)
 BELIEF_COLUMNS = ["ranks chance", "model chance", "model log chance", "model zero"]
 NAMES = PUBLIC + BELIEF_COLUMNS
 #: Which columns each kind of fit reads.
@@ -79,15 +84,8 @@ def features(
     """The rows of ``cards`` thrown now, ``[len(cards), len(NAMES)]``, from the deciding
     seat's ``observation`` alone (R9); the belief columns only where a ``guard`` says how to
     deal its hands (zeros otherwise)."""
-    seat = next_seat(observation)
     rows = np.zeros((len(cards), len(NAMES)))
-    rows[:, : len(learned_belief.NAMES)] = learned_belief.features(
-        observation,
-        np.array([int(card) for card in cards], dtype=np.int64),
-        seat,
-        counted=np.array(Unseen.of(observation).cards, dtype=np.int64),
-    )
-    rows[:, len(learned_belief.NAMES)] = _paiute_allowed(observation, seat)
+    rows[:, : len(PUBLIC)] = np.array(feed_rows(observation, cards), dtype=np.float64).reshape(len(cards), -1)
     if guard is not None:
         ranks = feed_chances(observation, cards, dealt_hands("ranks", observation, guard, rng))
         model = feed_chances(observation, cards, dealt_hands("model", observation, guard, rng))
@@ -100,13 +98,13 @@ def features(
 
 
 def _collect_deal(
-    task: tuple[int, str, int, Guard | None],
+    task: tuple[int, str, int, Guard | None, int],
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """One deal of greedy self-play: the rows of every card greedy considered putting down
-    before any call, whether the true next hand could call with it, and whether greedy threw
-    it."""
-    index, preset, seed, guard = task
-    bot_seeds = [_derive(seed, index, "seat", seat) for seat in range(PLAYERS)]
+    """One deal of greedy self-play at ``seats`` seats: the rows of every card greedy
+    considered putting down before any call, whether the true next hand could call with it,
+    and whether greedy threw it."""
+    index, preset, seed, guard, seats = task
+    bot_seeds = [_derive(seed, index, "seat", seat) for seat in range(seats)]
     match, deal, players = greedy_deal(preset, index, _derive(seed, index, "deck"), bot_seeds)
     rng = np.random.default_rng(_derive(seed, index, "beliefs"))
     xs, ys, thrown = [], [], []
@@ -131,10 +129,10 @@ def _collect_deal(
 
 
 def collect(
-    preset: str, deals: int, seed: int, guard: Guard | None, workers: int
+    preset: str, deals: int, seed: int, guard: Guard | None, workers: int, seats: int = PLAYERS
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """The rows, labels and throws of ``deals`` deals of greedy self-play."""
-    parts = _pool(workers, _collect_deal, [(i, preset, seed, guard) for i in range(deals)])
+    """The rows, labels and throws of ``deals`` deals of greedy self-play at ``seats`` seats."""
+    parts = _pool(workers, _collect_deal, [(i, preset, seed, guard, seats) for i in range(deals)])
     return (
         np.concatenate([x for x, _, _ in parts]),
         np.concatenate([y for _, y, _ in parts]),
@@ -171,8 +169,34 @@ class LearnedGuardedGreedy(GuardedGreedy):
         self.coefficients = np.array(guard.coefficients)
         self.belief_guard = guard if self.coefficients.size > len(PUBLIC) else None
 
-    def chances(self, observation: Observation, cards: Sequence[Card]) -> npt.NDArray[np.float64]:
+    def chances(self, observation: Observation, cards: Sequence[Card]) -> Sequence[float]:
+        if self.belief_guard is None:  # the public columns: the package's model, as ``guarded`` plays it
+            model = FeedModel(
+                observation.rules.preset, observation.players, tuple(self.coefficients.tolist())
+            )
+            return model.chances(observation, cards)
         return chances(self.coefficients, features(observation, cards, self.belief_guard, self.rng))
+
+
+def write_model(
+    path: Path, preset: str, seats: int, coefficients: npt.NDArray[np.float64], fitted: dict[str, object]
+) -> None:
+    """Write ``coefficients`` (over the ``public`` columns) as the model of ``preset`` at
+    ``seats`` seats in the coefficients file at ``path`` (the package's is
+    ``src/paiute/players/data/feed.json``), keeping the other models of a file already there."""
+    document: dict[str, object] = {"format": FEED_FORMAT, "columns": PUBLIC, "models": {}}
+    if path.exists():
+        read_models.cache_clear()
+        read_models(str(path))  # a file of another kind or other columns is refused, not overwritten
+        document = json.loads(path.read_text(encoding="utf-8"))
+    models = document["models"]
+    assert isinstance(models, dict)
+    by_seats = models.setdefault(preset, {})
+    by_seats[str(seats)] = {"coefficients": [float(c) for c in coefficients], "fitted": fitted}
+    models[preset] = dict(sorted(by_seats.items(), key=lambda item: int(item[0])))
+    document["models"] = dict(sorted(models.items()))
+    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    read_models.cache_clear()
 
 
 def main() -> None:
@@ -190,6 +214,19 @@ def main() -> None:
     )
     parser.add_argument("--train-seed", type=int, default=20261214)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--seats",
+        type=int,
+        default=PLAYERS,
+        help="the seats of the deals fitted and scored on, 2 to 5 (the boards are played at 4)",
+    )
+    parser.add_argument(
+        "--write",
+        type=Path,
+        metavar="PATH",
+        help="with --columns public: write the fit as the preset's model in this coefficients file "
+        "(the guarded player's is src/paiute/players/data/feed.json)",
+    )
     args = parser.parse_args()
     try:
         weights = [float(text) for text in args.weights.split(",")]
@@ -206,29 +243,55 @@ def main() -> None:
             parser.error(f"{option} must be at least 1, not {value}")
     if args.boards < 0 or args.workers < 1 or not (0 <= args.ridge < math.inf):
         parser.error("--boards must not be negative, --workers at least 1, --ridge finite and not negative")
+    if not 2 <= args.seats <= 5:
+        parser.error(f"--seats must be 2 to 5 (R2.1), not {args.seats}")
+    if args.seats != PLAYERS and args.boards:
+        parser.error(
+            "--seats other than 4 fits and scores only (--boards 0): benchmarks/guarded.py plays them"
+        )
+    if args.write is not None and args.columns != "public":
+        parser.error("--write needs --columns public: a player reads the public columns only (R9)")
+    if args.write is not None and args.write.exists():
+        try:
+            read_models(str(args.write))
+        except PlayerError as error:
+            parser.error(str(error))
     from paiute.compiled import warm
 
     warm.prepare(block=True)
     belief = Guard("model", hands=args.hands) if args.columns == "stacked" else None
     width = COLUMNS[args.columns]
     started, load = time.time(), os.getloadavg()[0]
-    x, y, _ = collect(args.preset, args.train, args.train_seed, belief, args.workers)
+    x, y, _ = collect(args.preset, args.train, args.train_seed, belief, args.workers, args.seats)
     coefficients = learned_belief.fit(x[:, :width], y, ridge=args.ridge)
     print(
         f"{args.preset}: fitted {args.columns} ({width} columns) on {y.size} cards of {args.train} deals "
+        f"at {args.seats} seats "
         f"(seed {args.train_seed}; {y.mean():.2%} feed), {time.time() - started:.0f} s, "
         f"load {load:.1f} -> {os.getloadavg()[0]:.1f}",
         flush=True,
     )
     test_seed = args.train_seed + 1
     tx, ty, thrown = collect(
-        args.preset, args.test, test_seed, Guard("model", hands=args.hands), args.workers
+        args.preset, args.test, test_seed, Guard("model", hands=args.hands), args.workers, args.seats
     )
     fitted = chances(coefficients, tx)
     at = len(PUBLIC)
     print(
         f"held out: {ty.size} cards of {args.test} deals (seed {test_seed}); greedy's throw feeds {ty[thrown].mean():.2%}"
     )
+    if args.write is not None:
+        fitted_on = {
+            "seats": args.seats,
+            "deals": args.train,
+            "seed": args.train_seed,
+            "ridge": args.ridge,
+            "cards": int(y.size),
+            "held_out_auc": round(auc(chances(coefficients, tx), ty), 4),
+            "command": "benchmarks/feed_learned.py " + " ".join(sys.argv[1:]),
+        }
+        write_model(args.write, args.preset, args.seats, coefficients, fitted_on)
+        print(f"wrote the {args.preset} model at {args.seats} seats to {args.write}")
     print("| feed chance | AUC | log-loss | mean, cards that feed | cards that do not |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for name, p in (("ranks", tx[:, at]), ("model", tx[:, at + 1]), (f"learned {args.columns}", fitted)):

@@ -24,64 +24,17 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # self_play, whoever imports this first
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from self_play import PLAYERS, greedy_deal
 
-from paiute.actions import ActionKind
 from paiute.observation import Observation
+from paiute.players.feed import FACTS, public_facts
 
-#: Columns of :func:`features`.
-NAMES = (
-    ["bias", "wild"]
-    + [f"known {k}" for k in ("1", "2+")]
-    + [f"threw {k}" for k in ("1", "2+")]
-    + [f"took {k}" for k in ("1", "2+")]
-    + [f"passed {k}" for k in ("1", "2+")]
-    + ["threw last turn", "took last turn", "passed last turn"]
-    + [f"rank unseen {k}" for k in ("1", "2", "3")]
-    + ["suit known", "suit threw", "suit unseen", "beside known", "beside threw"]
-    + [f"rank {r}" for r in range(12)]
-    + [f"draws {k}" for k in ("1", "2", "3-4", "5+")]
-)
+#: Columns of :func:`features` (:data:`paiute.players.feed.FACTS`).
+NAMES = list(FACTS)
 WIDTH = len(NAMES)
-_AT = {name: i for i, name in enumerate(NAMES)}
-
-
-def _rank_counts(observation: Observation) -> tuple[npt.NDArray[np.int64], ...]:
-    """Per seat: cards of each rank (13) and suit (4) it threw, took and passed; its last
-    turn's throw, take and pass (-1 for none)."""
-    players = observation.players
-    threw = np.zeros((players, 13), dtype=np.int64)
-    took = np.zeros((players, 13), dtype=np.int64)
-    passed = np.zeros((players, 13), dtype=np.int64)
-    threw_suit = np.zeros((players, 4), dtype=np.int64)
-    last = np.full((players, 3), -1, dtype=np.int64)  # rank thrown, taken, passed on the last turn
-    pile: list[int] = [] if observation.initial_discard is None else [int(observation.initial_discard)]
-    rules = observation.rules
-    for event in observation.history:
-        kind, seat = event.action.kind, event.seat
-        if event.rebuilt:  # R4.6
-            pile = pile[-1:] if rules.reshuffle_keeps_top else []
-        if kind is ActionKind.DRAW_STOCK and not event.ends_deal:
-            last[seat] = -1
-            if pile and pile[-1] < 52:
-                passed[seat, pile[-1] // 4] += 1
-                last[seat, 2] = pile[-1] // 4
-        elif kind is ActionKind.DRAW_DISCARD:
-            card = pile.pop()
-            last[seat] = -1
-            if card < 52:
-                took[seat, card // 4] += 1
-                last[seat, 1] = card // 4
-        elif (kind is ActionKind.DISCARD or kind is ActionKind.CALL_FIVE) and event.card is not None:
-            card = int(event.card)
-            pile.append(card)
-            if card < 52:
-                threw[seat, card // 4] += 1
-                threw_suit[seat, card % 4] += 1
-                last[seat, 0] = card // 4
-    return threw, took, passed, threw_suit, last
 
 
 def features(
@@ -90,56 +43,11 @@ def features(
     seat: int,
     counted: npt.NDArray[np.int64] | None = None,
 ) -> npt.NDArray[np.float64]:
-    """The rows of ``seat``'s ``unseen`` cards, ``[len(unseen), WIDTH]`` (see the module).
-
-    The unseen cards of a row's rank and suit are counted among ``unseen``, the row's card
-    included. For rows of cards the deciding seat holds, ``counted`` gives the cards it has not
-    seen instead, and the row's card is counted with them, so the columns mean the same."""
-    threw, took, passed, threw_suit, last = _rank_counts(observation)
-    wild = {int(card) for card in observation.wild_cards}
-    known = [int(card) for card in observation.known_cards[seat] if int(card) < 52 and int(card) not in wild]
-    known_rank = np.bincount([c // 4 for c in known], minlength=13)
-    known_suit = np.bincount([c % 4 for c in known], minlength=4)
-    naturals = [int(c) for c in (unseen if counted is None else counted) if c < 52 and int(c) not in wild]
-    unseen_rank = np.bincount([c // 4 for c in naturals], minlength=13)
-    unseen_suit = np.bincount([c % 4 for c in naturals], minlength=4)
-    own = 0 if counted is None else 1  # the row's card, held and so not among ``counted``
-    draws = sum(
-        1 for e in observation.history if e.seat == seat and e.action.kind.is_draw and not e.ends_deal
-    )
-    rows = np.zeros((len(unseen), WIDTH))
-    rows[:, _AT["bias"]] = 1.0
-    if draws >= 1:
-        rows[
-            :, _AT["draws " + ("1" if draws == 1 else "2" if draws == 2 else "3-4" if draws <= 4 else "5+")]
-        ] = 1.0
-    for i, card in enumerate(int(c) for c in unseen):
-        if card >= 52 or card in wild:  # R3: a wild card is kept whatever its rank
-            rows[i, _AT["wild"]] = 1.0
-            continue
-        rank, suit = card // 4, card % 4
-        for name, count in (
-            ("known", known_rank[rank]),
-            ("threw", threw[seat, rank]),
-            ("took", took[seat, rank]),
-            ("passed", passed[seat, rank]),
-        ):
-            if count:
-                rows[i, _AT[f"{name} {'1' if count == 1 else '2+'}"]] = 1.0
-        rows[i, _AT["threw last turn"]] = last[seat, 0] == rank
-        rows[i, _AT["took last turn"]] = last[seat, 1] == rank
-        rows[i, _AT["passed last turn"]] = last[seat, 2] == rank
-        if unseen_rank[rank] + own <= 3:  # all four unseen is the baseline
-            rows[i, _AT[f"rank unseen {unseen_rank[rank] + own}"]] = 1.0
-        rows[i, _AT["suit known"]] = known_suit[suit]
-        rows[i, _AT["suit threw"]] = threw_suit[seat, suit]
-        rows[i, _AT["suit unseen"]] = (unseen_suit[suit] + own) / 13
-        beside = [r for r in (rank - 1, rank + 1) if 0 <= r < 13]
-        rows[i, _AT["beside known"]] = sum(known_rank[r] for r in beside)
-        rows[i, _AT["beside threw"]] = sum(threw[seat, r] for r in beside)
-        if rank < 12:  # the ace is the baseline
-            rows[i, _AT[f"rank {rank}"]] = 1.0
-    return rows
+    """The rows of ``seat``'s ``unseen`` cards, ``[len(unseen), WIDTH]``: the package's
+    :func:`paiute.players.feed.public_facts` (one implementation, which says what ``counted``
+    means), as an array."""
+    rows = public_facts(observation, unseen.tolist(), seat, None if counted is None else counted.tolist())
+    return np.array(rows, dtype=np.float64).reshape(len(unseen), WIDTH)
 
 
 def _collect_deal(task: tuple[int, str, int]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:

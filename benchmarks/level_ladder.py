@@ -29,6 +29,9 @@ same boards; with ``--four`` also all four levels at one table (4 rotations a bo
   ``--calib-decisions`` sampled positions measured here first (printed as a mapping). A run
   on iteration budgets is a function of the seed only, however loaded the machine.
 * ``--spec LEVEL=SPEC`` stands a level in with another spec (the tests use tiny budgets).
+* ``--pair-boards LEVEL=N`` plays ``N`` boards (instead of ``--boards``) in the tournament of
+  ``LEVEL`` against the level below: a gain of a hundredth of a chip needs some 10,000 boards
+  for its interval to clear zero, the others far fewer.
 
 A ``pimc`` level with a time budget plays ``greedy``'s move until the compiled kernels are
 loaded in its process (:mod:`paiute.compiled.warm`); this script fills the disk cache before
@@ -182,6 +185,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "preset": args.preset,
         "seed": args.seed,
         "boards": args.boards,
+        "pair_boards": dict(args.pair_boards),
         "workers": args.workers,
         "levels": dict(specs),
     }
@@ -203,8 +207,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     pairs = []
     for lower, upper in itertools.pairwise(ORDER):
         bots = [specs[upper], specs[lower]]
-        log(f"{upper} ({bots[0]}) vs {lower} ({bots[1]}): {args.boards} boards x 2 rotations")
-        result, data = tournament(bots, args.boards, args.seed, args.workers, rules)
+        boards = args.pair_boards.get(upper, args.boards)
+        log(f"{upper} ({bots[0]}) vs {lower} ({bots[1]}): {boards} boards x 2 rotations")
+        result, data = tournament(bots, boards, args.seed, args.workers, rules)
         results.append(result)
         pairs.append({"upper": upper, "lower": lower, **data})
     report["pairs"] = pairs
@@ -262,7 +267,11 @@ def print_report(report: dict[str, Any]) -> None:
     print(f"command: {report['command']}")
     print(
         f"Python {report['python']}, {report['cores']} cores, preset {report['preset']}, seed {report['seed']}, "
-        f"{report['boards']} boards a tournament, {report['workers']} workers; "
+        f"{report['boards']} boards a tournament"
+        + "".join(
+            f" ({n} for {level} over the level below)" for level, n in report.get("pair_boards", {}).items()
+        )
+        + f", {report['workers']} workers; "
         f"load avg start {report['loadavg_start']} end {report['loadavg_end']}"
     )
     mapping = report.get("iterations_mapping")
@@ -311,6 +320,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=40,
         help="positions measured for --iterations-mode (default 40)",
     )
+    parser.add_argument(
+        "--pair-boards",
+        dest="pair_boards_items",
+        action="append",
+        default=[],
+        metavar="LEVEL=N",
+        help="boards of the tournament of LEVEL against the level below (a small gain needs more)",
+    )
     parser.add_argument("--four", action="store_true", help="also all four levels at one table")
     parser.add_argument("--spec", action="append", default=[], metavar="LEVEL=SPEC", help="stand a level in")
     parser.add_argument("--json", metavar="OUT", help="also write every figure as JSON to OUT")
@@ -322,6 +339,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         RuleSet.from_preset(args.preset)
     except Exception as error:  # the rules' own message, one line
         parser.error(str(error))
+    args.pair_boards = {}
+    for item in args.pair_boards_items:
+        level, sep, count = item.partition("=")
+        level = level.strip()
+        if not sep or level not in ORDER[1:] or not count.strip().isdigit() or int(count) < 1:
+            parser.error(
+                f"--pair-boards {item!r}: expected LEVEL=N with LEVEL one of {', '.join(ORDER[1:])} and N at least 1"
+            )
+        args.pair_boards[level] = int(count)
     args.specs = {}
     for item in args.spec:
         level, sep, spec = item.partition("=")

@@ -1,4 +1,4 @@
-"""One deal of greedy against itself at four seats, dealt from a seed: the positions the
+"""One deal of greedy against itself (four seats, or one a bot seed), dealt from a seed: the positions the
 belief benchmarks (``belief_bound.py``, ``belief_quality.py``, ``learned_belief.py``) measure
 their beliefs on, with the true deal at hand for the labels and never shown to a bot (R9)."""
 
@@ -23,12 +23,14 @@ PLAYERS = 4
 def greedy_deal(
     preset: str, index: int, chance_seed: int, bot_seeds: Sequence[int]
 ) -> tuple[Match, Deal, list[GreedyPlayer]]:
-    """The match, its deal (dealer ``index % 4``, the pack shuffled by ``chance_seed``) and
-    a greedy bot a seat, each seeded by ``bot_seeds``."""
-    rules = RuleSet.from_preset(preset)
+    """The match, its deal (a seat a bot seed, dealer ``index`` modulo the seats, the pack
+    shuffled by ``chance_seed``) and a greedy bot a seat, each seeded by ``bot_seeds``."""
+    players = len(bot_seeds)
+    rules = RuleSet.from_preset(preset, max_players=max(5, players))
     chance = SeededChance(chance_seed)
     deck = pack(rules.jokers)
     chance.shuffle(deck)
-    match = Match(rules, ["a", "b", "c", "d"], balances=[0] * PLAYERS, dealer=index % PLAYERS, chance=chance)
+    names = [chr(ord("a") + seat) for seat in range(players)]
+    match = Match(rules, names, balances=[0] * players, dealer=index % players, chance=chance)
     deal = match.start_deal(deck, chance=chance)
     return match, deal, [GreedyPlayer(seed=seed) for seed in bot_seeds]

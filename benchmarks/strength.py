@@ -25,7 +25,7 @@ Sections (``--only``, comma-separated):
   exactly N boards instead). Every budget uses the same seed, so the same boards.
 * ``iterations``: the same with ``ismcts:iterations=N`` for each N in ``--iterations``
   (``--it-seconds`` each): a proxy for how strength grows with the budget.
-* ``pimc``: ``pimc:ms=M`` (the compiled search bot behind ``hard`` and ``expert``) against
+* ``pimc``: ``pimc:ms=M`` (the compiled search bot; ``expert`` was ``pimc:ms=150`` until 2026-12-05) against
   ``greedy`` for each M in ``--pimc-ms`` (default 10,20,50,100,400) and each preset in
   ``--presets`` (default pagat,gamerules), 4 seats, rotations, time-boxed like ``ismcts``
   (``--pimc-seconds`` each, or exactly ``--pimc-boards`` boards), every budget and preset on

@@ -7,13 +7,19 @@
 * :class:`RefDeal`: a small, independent model of the deal's state machine (R2, R4, R6, R7),
   written from RULES.md alone; it uses the engine only to value shown cards (R5.10).
 * :func:`random_rules`, :func:`random_deal`, :func:`choose`: seeded random play.
+* :func:`play_every_table_size`: a bot's actions are legal to the end at 2 to 8 seats.
+* :func:`load_script`: a script outside the package (a benchmark) loaded as a module.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import re
-from collections.abc import Iterable, Sequence
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from types import ModuleType
 
 from paiute import (
     CARDS,
@@ -459,3 +465,35 @@ def clone_ref(ref: RefDeal) -> RefDeal:
     other.public = set(ref.public)
     other.known = [set(known) for known in ref.known]
     return other
+
+
+def play_every_table_size(preset: str, spec_of_seat: Callable[[int], str], *, jokers: bool = False) -> None:
+    """Play one deal at each table size from 2 to 8 seats (R2.1, ``max_players=8``), seat
+    ``s`` played by ``make_player(spec_of_seat(s), seed=s)``: every action is one of the
+    seat's legal actions and the deal ends (bounded)."""
+    from paiute.players import make_player
+
+    for players in range(2, 9):
+        rules = RuleSet.from_preset(preset, max_players=8, jokers=jokers)
+        seats = [make_player(spec_of_seat(seat), seed=seat) for seat in range(players)]
+        deal = Deal.new(rules, players, players - 1, SeededChance(players))
+        steps = 0
+        while not deal.is_over:
+            observation = deal.observation(deal.current_seat)
+            action = seats[deal.current_seat].act(observation)
+            assert action in observation.legal_actions, (preset, players, str(action))
+            deal.apply(action)
+            steps += 1
+            assert steps < 3000
+        assert deal.outcome is not None
+
+
+def load_script(path: Path, name: str) -> ModuleType:
+    """The script at ``path`` (a benchmark, outside the package) imported as module ``name``."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -5,7 +5,6 @@ never a margin or a timing, only that every variant gets a row from the same dec
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from itertools import combinations
 from pathlib import Path
@@ -13,6 +12,7 @@ from types import ModuleType
 
 import pytest
 
+from helpers import load_script
 from paiute import Deal, RuleSet, SeededChance
 from paiute.evaluator import Evaluator
 from paiute.observation import Observation
@@ -25,13 +25,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
 def _script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCHMARKS / f"{name}.py", name)
 
 
 def test_decision_value_scores_every_variant_on_the_same_decisions() -> None:
@@ -407,6 +401,9 @@ def test_feed_learned_collects_one_throw_a_decision_and_fits() -> None:
 
     script = _script("feed_learned")
     x, y, thrown = script.collect("gamerules", 6, 3, None, 1)
+    x3, y3, thrown3 = script.collect("pagat", 4, 3, None, 1, seats=3)  # another table size
+    assert x3.shape == (y3.size, len(script.NAMES))
+    assert thrown3.sum() >= 4
     assert x.shape == (y.size, len(script.NAMES))
     assert thrown.shape == y.shape
     assert thrown.sum() >= 6  # greedy threw one of the cards it weighed, every decision
@@ -473,9 +470,49 @@ def test_feed_learned_guard_throws_no_card_it_believes_feeds() -> None:
         (["--boards", "-1"], "--boards must not be negative"),
         (["--columns", "psychic"], "invalid choice: 'psychic'"),
         (["--seed", "7,x"], "--seed must be whole numbers separated by commas, not '7,x'"),
+        (["--seats", "6", "--boards", "0"], "--seats must be 2 to 5 (R2.1), not 6"),
+        (["--seats", "3"], "--seats other than 4 fits and scores only (--boards 0)"),
     ],
 )
 def test_feed_learned_refuses_bad_arguments(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
     assert message in _refused(monkeypatch, capsys, "feed_learned", *args)
+
+
+def test_feed_learned_writes_a_model_the_guarded_player_reads(tmp_path: Path) -> None:
+    """``--write``: the fit, to the last bit, as one preset's model of a coefficients file,
+    the other presets' models kept; the ``guarded`` player plays with it (R9: public columns)."""
+    from paiute import Deal, RuleSet, SeededChance
+    from paiute.players import make_player
+    from paiute.players.feed import read_models
+
+    script = _script("feed_learned")
+    x, y, _ = script.collect("pagat", 6, 3, None, 1)
+    coefficients = script.learned_belief.fit(x[:, : len(script.PUBLIC)], y)
+    path = tmp_path / "feed.json"
+    script.write_model(path, "gamerules", 4, coefficients * 0.5, {"deals": 6})
+    script.write_model(path, "pagat", 3, coefficients * 2, {"deals": 6})
+    script.write_model(path, "pagat", 4, coefficients, {"deals": 6})
+    models = read_models(str(path))
+    assert models["pagat"][4].coefficients == tuple(float(c) for c in coefficients)
+    assert models["pagat"][3].coefficients == tuple(float(c) * 2 for c in coefficients)
+    assert models["gamerules"][4].coefficients == tuple(float(c) * 0.5 for c in coefficients)
+    player = make_player(f"guarded:model={path},seed=1")
+    for preset in ("pagat", "gamerules"):
+        deal = Deal.new(RuleSet.from_preset(preset), 4, 0, SeededChance(2))
+        while not deal.is_over:
+            deal.apply(player.act(deal.observation(deal.current_seat)))
+
+
+def test_feed_learned_write_refuses_what_a_player_could_not_read(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    target = str(tmp_path / "feed.json")
+    stacked = _refused(monkeypatch, capsys, "feed_learned", "--columns", "stacked", "--write", target)
+    assert "--write needs --columns public" in stacked
+    other = tmp_path / "other.json"
+    other.write_text('{"format": "something else"}')
+    refused = _refused(monkeypatch, capsys, "feed_learned", "--columns", "public", "--write", str(other))
+    assert "is not a feed model file" in refused
+    assert other.read_text() == '{"format": "something else"}'  # not overwritten

@@ -3,13 +3,13 @@ that every level gets a rating, every adjacent pair a gain and the table its row
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from helpers import load_script
 
 pytest.importorskip("openskill")
 
@@ -17,13 +17,7 @@ SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "level_ladder.p
 
 
 def _ladder() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("level_ladder", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["level_ladder"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "level_ladder")
 
 
 def test_ladder_runs_and_reports_every_level(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -111,3 +105,26 @@ def test_rate_ladder_puts_bots_of_several_tournaments_on_one_scale() -> None:
     alone = rate_ladder([first])
     assert ladder["greedy"] != alone["greedy"]  # the second tournament moved it
     assert set(ladder["easy"]) == {"mu", "sigma", "ordinal"}
+
+
+def test_ladder_plays_more_boards_where_a_pair_asks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ladder = _ladder()
+    out = tmp_path / "ladder.json"
+    argv = ["--boards", "1", "--workers", "1", "--pair-boards", "expert=3", "--json", str(out)]
+    argv += ["--spec", "easy=random", "--spec", "medium=random"]
+    assert ladder.main(argv) == 0
+    report = json.loads(out.read_text())
+    assert [pair["boards"] for pair in report["pairs"]] == [1, 1, 3]
+    assert report["pair_boards"] == {"expert": 3}
+    assert "(3 for expert over the level below)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("item", ["easy=3", "expert=0", "expert=x", "expert"])
+def test_ladder_refuses_bad_pair_boards(item: str, capsys: pytest.CaptureFixture[str]) -> None:
+    ladder = _ladder()
+    with pytest.raises(SystemExit) as stopped:
+        ladder.parse_args(["--pair-boards", item])
+    assert stopped.value.code == 2
+    assert f"--pair-boards {item!r}" in capsys.readouterr().err

@@ -1,5 +1,5 @@
-"""No stall in ``paiute play`` (issue 11): while the compiled search of an ``expert`` bot
-(or a ``pimc`` spec) is prepared (:mod:`paiute.compiled.warm`), the bot plays greedy's moves and the
+"""No stall in ``paiute play`` (issue 11): while the compiled search of a ``pimc`` bot is
+prepared (:mod:`paiute.compiled.warm`), the bot plays greedy's moves and the
 terminal game says so on a line of its own, which goes away once the kernels are ready, in the
 full screen and in ``--plain``. "Not ready" is faked: the kernels' state is monkeypatched, so
 nothing compiles here. ``paiute tournament`` shows the same line while it prepares the kernels
@@ -25,8 +25,9 @@ from paiute.tui.plain import PlainUI
 from paiute.tui.preparing import BotPreparation
 from paiute.tui.session import PlayConfig, SeatSpec, Session
 
-EXPERT = (SeatSpec("You"), SeatSpec("Bot", "expert"), SeatSpec("Other", "medium"))
-LINE = "Preparing the expert bot… (one-time, a few minutes)"
+SEARCH = (SeatSpec("You"), SeatSpec("Bot", "pimc:ms=100"), SeatSpec("Other", "medium"))
+LINE = "Preparing the pimc:ms=100 bot… (one-time, a few minutes)"
+READY = "The pimc:ms=100 bot is ready."
 
 
 class Kernels:
@@ -42,15 +43,15 @@ class Kernels:
         monkeypatch.setattr(BotPreparation, "GRACE_S", 0.0)
 
 
-def session(seats: tuple[SeatSpec, ...] = EXPERT) -> Session:
+def session(seats: tuple[SeatSpec, ...] = SEARCH) -> Session:
     return Session(PlayConfig(RuleSet(), seats, seed=4, hint=2))
 
 
-def test_the_line_names_the_strongest_compiled_level(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_line_names_the_compiled_bot(monkeypatch: pytest.MonkeyPatch) -> None:
     kernels = Kernels(monkeypatch)
-    seats = (SeatSpec("You"), SeatSpec("A", "hard"), SeatSpec("B", "expert"), SeatSpec("C", "easy"))
+    seats = (SeatSpec("You"), SeatSpec("A", "expert"), SeatSpec("B", "pimc:ms=100"), SeatSpec("C", "easy"))
     preparation = BotPreparation.of_session(session(seats))
-    assert preparation.label == "expert"
+    assert preparation.label == "pimc:ms=100"
     line = preparation.line()
     assert line is not None
     assert line.startswith(LINE)
@@ -73,7 +74,8 @@ def test_no_line_within_the_grace_of_a_load_from_the_disk_cache(monkeypatch: pyt
 
 def test_no_line_without_a_compiled_bot_or_once_ready(monkeypatch: pytest.MonkeyPatch) -> None:
     Kernels(monkeypatch)
-    for level in ("medium", "hard"):  # greedy, with and without look-ahead: nothing compiled
+    # greedy with and without look-ahead, and guarded (pure Python): nothing compiled
+    for level in ("easy", "medium", "hard", "expert"):
         assert BotPreparation.of_session(session((SeatSpec("You"), SeatSpec("Bot", level)))).line() is None
     monkeypatch.setattr(compiled, "available", lambda: False)  # no Numba: greedy's moves for good
     assert BotPreparation.of_session(session()).line() is None
@@ -95,8 +97,8 @@ def test_plain_tells_it_is_preparing_then_ready(monkeypatch: pytest.MonkeyPatch)
     assert PlainUI(session(), Input(), out).run() == 0
     text = out.getvalue()
     assert text.count(LINE) >= 2  # at the start and before the person's first turn
-    assert text.count("The expert bot is ready.") == 1
-    assert text.index("The expert bot is ready.") > text.rindex(LINE)
+    assert text.count(READY) == 1
+    assert text.index(READY) > text.rindex(LINE)
 
 
 def test_app_shows_the_line_until_ready(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -136,20 +138,31 @@ def test_tournament_says_it_prepares_the_kernels_before_it_plays(
 
     timer = threading.Timer(0.6, compiled_later)
     timer.start()
-    argv = ["tournament", "expert", "greedy", "--players", "2", "--deals", "1", "--workers", "1", "--json"]
+    argv = [
+        "tournament",
+        "pimc:ms=100",
+        "greedy",
+        "--players",
+        "2",
+        "--deals",
+        "1",
+        "--workers",
+        "1",
+        "--json",
+    ]
     assert main([*argv, "--seed", "3"]) == 0
     timer.join()
     captured = capsys.readouterr()
     assert json.loads(captured.out)["boards"] == 1  # standard output stays JSON
     # Standard error is not a terminal here: the line once, then that it is ready, before play.
     assert captured.err.count(LINE) == 1
-    assert captured.err.index(LINE) < captured.err.index("The expert bot is ready.")
+    assert captured.err.index(LINE) < captured.err.index(READY)
 
 
 def test_tournament_without_a_compiled_bot_prepares_nothing(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     Kernels(monkeypatch)  # never ready: a tournament of greedy bots must not wait for it
-    argv = ["tournament", "hard", "medium", "--players", "2", "--deals", "1", "--workers", "1", "--json"]
+    argv = ["tournament", "expert", "hard", "--players", "2", "--deals", "1", "--workers", "1", "--json"]
     assert main([*argv, "--seed", "3"]) == 0
     assert "Preparing" not in capsys.readouterr().err

@@ -106,8 +106,8 @@ def test_forced_moves_are_not_decisions():
     assert 0 not in {d.action for d in review.decisions if d.deal == 0}
 
 
-def test_expert_against_itself_makes_no_blunder():
-    # The expert level's bot (paiute.players.LEVELS) under an iteration budget: repeatable.
+def test_the_search_bot_against_itself_makes_no_blunder():
+    # pimc, the search bot, under an iteration budget: repeatable.
     record = bot_record(2, "pimc:iterations=200,z=0,seed=5", seed=11)
     review = review_record(record, playouts=PLAYOUTS, seed=0)
     assert review.decisions

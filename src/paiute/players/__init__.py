@@ -4,8 +4,8 @@
 """
 
 # Importing the built-in players registers them: "random", "greedy", "mc", "ismcts", "pimc",
-# "learned".
-from paiute.players import greedy, learned, pimc, random_player, search  # noqa: F401
+# "guarded", "learned".
+from paiute.players import greedy, guarded, learned, pimc, random_player, search  # noqa: F401
 from paiute.players.base import (
     PLAYERS,
     Player,

@@ -8,6 +8,8 @@ default is :data:`DEFAULT_LEVEL`. Each level's place on the rating ladder is mea
 
 >>> level_spec("hard")
 'greedy'
+>>> level_spec("Expert")
+'guarded'
 >>> "expert" in LEVELS
 True
 """
@@ -26,10 +28,11 @@ LEVELS: dict[str, str] = {
     # lose to it; aggression changes nothing at four seats; benchmarks/README.md).
     "medium": "greedy:horizon=2",
     "hard": "greedy",
-    # pimc: compiled paired playouts (paiute.players.pimc), greedy's move kept unless another is
-    # better by a standard error. Level with greedy over 2,000 boards, not shown stronger
-    # (+0.015 [-0.011, +0.040] at 1,000 determinizations); the strongest bot within 200 ms.
-    "expert": "pimc:ms=150",
+    # greedy whose discards avoid feeding the next player, by a chance learned from public
+    # facts (paiute.players.guarded, docs/guarded.md): the one bot measured above greedy with
+    # its interval above zero on both presets, as fast as greedy, pure Python. The search bot
+    # pimc (compiled playouts, 150 ms) is level with greedy on pagat and below it on gamerules.
+    "expert": "guarded",
 }
 
 #: The level an interface offers first.

@@ -1,12 +1,13 @@
 """The line that says a bot is still being prepared (``paiute play``: no stall, issue 11).
 
-The level that searches with the compiled core (``expert``, the ``pimc`` player, or a ``pimc``
-spec chosen by name) needs its Numba kernels; the first process after an install compiles them
-into the disk cache (2.5-6 CPU-minutes measured on 2 cores), later ones load them in about a
-second (:mod:`paiute.compiled.warm`, in a background thread and a child process). Until they are
-ready such a bot plays ``greedy``'s move (the ``hard`` level's), so no table waits; this line
-tells the person why the bot plays like that for now, with a spinner and the seconds so far, and
-goes away once the kernels are ready. It shows only after :attr:`BotPreparation.GRACE_S` seconds
+A bot that searches with the compiled core (the ``pimc`` player, chosen by a spec such as
+``pimc:ms=100``; no level is one since ``expert`` became ``guarded``, which is pure Python)
+needs its Numba kernels; the first process after an install compiles them into the disk
+cache (2.5-6 CPU-minutes measured on 2 cores), later ones load them in about a second
+(:mod:`paiute.compiled.warm`, in a background thread and a child process). Until they are ready
+such a bot plays ``greedy``'s move (the ``hard`` level's), so no table waits; this line tells
+the person why the bot plays like that for now, with a spinner and the seconds so far, and goes
+away once the kernels are ready. It shows only after :attr:`BotPreparation.GRACE_S` seconds
 of waiting: loading the kernels from the disk cache takes 1-2 s on a quiet machine (4.5-5 s
 measured at load 7), and a line that flashes "a few minutes" for that long would say something
 false. Without Numba there is nothing to prepare (those bots play greedy's moves for good) and
@@ -40,12 +41,6 @@ __all__ = ["COMPILED_PLAYERS", "SPINNER", "BotPreparation"]
 COMPILED_PLAYERS = frozenset({"pimc", "playout"})
 #: The spinner's frames, one every quarter of a second.
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-_MESSAGES = {
-    "expert": N_("Preparing the expert bot… (one-time, a few minutes)"),
-}
-_READY = {
-    "expert": N_("The expert bot is ready."),
-}
 
 
 class BotPreparation:
@@ -97,10 +92,7 @@ class BotPreparation:
         assert self.label is not None
         tr = tr or translator()
         self.shown = True
-        if self.label in _MESSAGES:
-            text = tr.gettext(_MESSAGES[self.label])
-        else:
-            text = tr.gettext(N_("Preparing the {bot} bot… (one-time, a few minutes)"), bot=self.label)
+        text = tr.gettext(N_("Preparing the {bot} bot… (one-time, a few minutes)"), bot=self.label)
         frame = SPINNER[int((time.monotonic() - self.started) * 4) % len(SPINNER)] if spinner else ""
         elapsed = tr.gettext(N_("{seconds} s"), seconds=tr.number(self.seconds()))
         return " ".join(part for part in (text, frame, elapsed) if part)
@@ -108,6 +100,4 @@ class BotPreparation:
     def ready_line(self, tr: Translator | None = None) -> str:
         """The words for the moment it is ready (after a line was shown)."""
         tr = tr or translator()
-        if self.label in _READY:
-            return tr.gettext(_READY[self.label])
         return tr.gettext(N_("The {bot} bot is ready."), bot=self.label or "")
