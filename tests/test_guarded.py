@@ -103,6 +103,9 @@ def test_a_bad_weight_is_refused_when_chosen(weight: str) -> None:
     ("make", "message"),
     [
         (lambda p: p / "missing.json", "cannot read the feed model file"),
+        (lambda p: p, "not a regular file"),  # a folder
+        (lambda p: Path("/dev/zero"), "not a regular file"),  # never read to its end
+        (lambda p: (p / "huge.json").write_text(" " * (2 << 20)) and p / "huge.json", "at most 1024 KiB"),
         (lambda p: (p / "bad.json").write_text("{not json") and p / "bad.json", "cannot read"),
         (lambda p: write_model(p / "f.json", {}, format="other/1"), "not a feed model file"),
         (lambda p: write_model(p / "c.json", {}, columns=["bias"]), "other columns"),
@@ -226,7 +229,7 @@ def test_r4_3_r3_guarded_never_throws_a_card_its_model_says_feeds(tmp_path: Path
     assert changed  # the positions hold some where greedy throws a two
 
 
-def test_feed_rows_name_the_next_players_public_actions() -> None:
+def test_r4_5_r5_7_feed_rows_name_the_next_players_public_actions() -> None:
     """One row a card, one value a column; the bias set, the rank one-hot (the ace the
     baseline) unless the card is wild, R5.7 read from the rules and the next player's draws,
     and a card of the rank the next player just took from the pile marked so (R4.5)."""

@@ -85,8 +85,10 @@ _AT = {name: i for i, name in enumerate(COLUMNS)}
 
 #: The format of the coefficients file.
 FEED_FORMAT = "paiute-feed-model/1"
-#: The coefficients shipped with the package, one set per preset.
+#: The coefficients shipped with the package, a set a preset and table size.
 SHIPPED = Path(__file__).with_name("data") / "feed.json"
+#: The largest coefficients file read.
+_MAX_FILE_BYTES = 1 << 20
 
 
 def next_seat(observation: Observation) -> int:
@@ -302,8 +304,12 @@ class FeedModel:
 def read_models(path: str) -> dict[str, dict[int, FeedModel]]:
     """The models of a coefficients file, by preset and seat count (each file is read once a
     process)."""
+    file = Path(path)
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
+        # A device or a huge file is refused before it is read (the shipped one is 11 KB).
+        if not file.is_file() or file.stat().st_size > _MAX_FILE_BYTES:
+            raise ValueError(f"not a regular file of at most {_MAX_FILE_BYTES // 1024} KiB")
+        document = json.loads(file.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise PlayerError(f"cannot read the feed model file {path!r}: {error}") from None
     if not isinstance(document, dict) or document.get("format") != FEED_FORMAT:

@@ -32,7 +32,7 @@ from paiute import compiled
 from paiute.compiled import warm
 from paiute.errors import N_
 from paiute.i18n import Translator, translator
-from paiute.players import LEVELS, make_player
+from paiute.players import make_player
 from paiute.tui.session import Session
 
 __all__ = ["COMPILED_PLAYERS", "SPINNER", "BotPreparation"]
@@ -47,8 +47,8 @@ class BotPreparation:
     """Whether a bot waits for the compiled kernels, and the words for it.
 
     ``bots`` are (label, player) pairs: the label a person chose the bot by (a level, or a
-    spec). ``label`` is the strongest compiled bot's level (or its spec, for a bot not chosen
-    by level); ``None`` when no bot uses the compiled search. The seconds count from when this
+    spec). ``label`` is the last compiled bot's (its spec: no level is a compiled bot);
+    ``None`` when no bot uses the compiled search. The seconds count from when this
     object was made (made with the bots, which start the preparing).
     """
 
@@ -58,8 +58,6 @@ class BotPreparation:
     def __init__(self, bots: Iterable[tuple[str, object]]) -> None:
         self.started = time.monotonic()
         chosen = [label for label, player in bots if getattr(player, "name", None) in COMPILED_PLAYERS]
-        ranks = list(LEVELS)
-        chosen.sort(key=lambda bot: ranks.index(bot) if bot in ranks else len(ranks))
         self.label: str | None = chosen[-1] if chosen else None
         #: Whether a line has been shown (so that its end can be told once, in --plain).
         self.shown = False
