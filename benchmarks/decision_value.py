@@ -11,14 +11,17 @@ observation only (R9) and scores the true value of its choice less that of greed
 over greedy's tied discards). The variant ``exact`` searches the true hands: the bound no
 honest bot reaches.
 
-A variant is ``BELIEF[#g][@Z][/N]``: the belief (``uniform``, ``ranks``, ``moves``, ``exact``),
-``#g`` for playouts played by the exact greedy (else the compiled playout policy), ``@Z`` to
-keep greedy's move unless beaten by Z standard errors (else plain argmax), ``/N`` its
-determinizations (else ``--determinizations``). Differences are paired against the first.
+A variant is ``BELIEF[#g][+e][@Z][/N]``: the belief (``uniform``, ``ranks``, ``moves``, ``exact``),
+``#g`` for playouts played by the exact greedy (else the compiled playout policy), ``+e`` to
+start from the ``expert`` level's move instead of greedy's, ``@Z`` to keep that move unless
+beaten by Z standard errors (else plain argmax), ``/N`` its determinizations (else
+``--determinizations``). The variant ``expert`` is the expert level's move alone (no search).
+Differences are paired against the first.
 
     .venv/bin/python benchmarks/decision_value.py --games 40 --variants ranks,ranks@1,moves@1,exact
     .venv/bin/python benchmarks/decision_value.py --variants ranks@1/1500,ranks#g@1/250
     .venv/bin/python benchmarks/decision_value.py --preset gamerules --truth-policy greedy
+    .venv/bin/python benchmarks/decision_value.py --variants expert,ranks+e@1.96/1000,ranks+e@1/1000
 """
 
 from __future__ import annotations
@@ -40,11 +43,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from paiute import RuleSet, SeededChance
 from paiute.cards import pack
 from paiute.match import Match
+from paiute.players import make_player
 from paiute.players.greedy import GreedyPlayer
 
 PLAYERS = 4
 KINDS = ("draw", "discard", "call?", "last draw", "last discard", "last call?")
-VARIANT = re.compile(r"(uniform|ranks|moves|exact)(#g)?(?:@([\d.]+))?(?:/(\d+))?")
+VARIANT = re.compile(r"expert|(uniform|ranks|moves|exact)(#g)?(\+e)?(?:@([\d.]+))?(?:/(\d+))?")
 
 
 def _positions(seed: int, rules: RuleSet) -> list[tuple[Any, Any, GreedyPlayer]]:
@@ -106,10 +110,17 @@ def play_game(task: tuple[int, str, int, int, list[str], str]) -> tuple[dict[str
         true_value = values.mean(axis=1)
         ties = [legal.index(action) for action in bot.choices(observation)]
         base = float(np.mean(true_value[ties]))
+        expert = legal.index(
+            make_player("expert", seed=seed * 7919 + len(observation.history)).act(observation)
+        )
         for name in variants:
+            if name == "expert":
+                gains[name].append(float(true_value[expert]) - base if expert not in ties else 0.0)
+                continue
             match = VARIANT.fullmatch(name)
             assert match is not None
-            kind, by_greedy, z_text, count = match.groups()
+            kind, by_greedy, from_expert, z_text, count = match.groups()
+            baseline = expert if from_expert else ties[0]
             count_n = int(count) if count else determinizations
             weights = None
             belief = None
@@ -125,11 +136,12 @@ def play_game(task: tuple[int, str, int, int, list[str], str]) -> tuple[dict[str
             policy = "greedy" if by_greedy else None
             run_estimates(position, ids, decision_seed, 0, count_n, sampled, weights, policy, belief)
             choice = int(np.argmax(sampled.mean(axis=1)))
-            if z_text is not None and choice not in ties:
-                advantage = sampled[choice] - sampled[ties[0]]
+            kept = [baseline] if from_expert else ties
+            if z_text is not None and choice not in kept:
+                advantage = sampled[choice] - sampled[baseline]
                 se = float(advantage.std(ddof=1)) / math.sqrt(count_n)
                 if not float(advantage.mean()) > float(z_text) * se:
-                    choice = ties[0]
+                    choice = baseline
             gains[name].append(float(true_value[choice]) - base if choice not in ties else 0.0)
     return gains, kinds
 
@@ -158,7 +170,7 @@ def main() -> None:
     variants = args.variants.split(",")
     for name in variants:
         if not VARIANT.fullmatch(name):
-            parser.error(f"bad variant {name!r}: BELIEF[#g][@Z][/N]")
+            parser.error(f"bad variant {name!r}: expert or BELIEF[#g][+e][@Z][/N]")
     from paiute.compiled import warm
 
     warm.prepare(block=True)

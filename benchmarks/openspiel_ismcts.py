@@ -8,10 +8,11 @@ Run with the project venv (OpenSpiel is in the ``test`` and ``openspiel`` extras
     .venv/bin/python benchmarks/openspiel_ismcts.py --deals 50 --ms 50 --json out.json
     .venv/bin/python benchmarks/openspiel_ismcts.py --deals 50 --ms 50 --ours pimc  # one of ours
 
-**Side by side.** Each of our bots in ``--ours`` (default ``ismcts,pimc``: the pure-Python
-information-set MCTS and the compiled determinized search behind the ``hard`` and ``expert``
-levels) plays the same boards against OpenSpiel's bot in one run, one after the other, at
-the same ``--ms``, and the report puts them side by side with the load around each.
+**Side by side.** Each of our bots in ``--ours`` (default ``ismcts,pimc,guarded``: the
+pure-Python information-set MCTS, the compiled determinized search, and ``guarded``, the
+``expert`` level, which does not search and decides in under a millisecond whatever ``--ms``)
+plays the same boards against OpenSpiel's bot in one run, one after the other, OpenSpiel's at
+``--ms``, and the report puts them side by side with the load around each.
 ``pimc`` searches only once its compiled kernels are loaded (it plays ``greedy``'s move
 before): the script loads them first (``paiute.compiled.warm.prepare(block=True)``); its
 iterations are determinizations (each legal action played out once on each).
@@ -79,7 +80,10 @@ from paiute.tournament import confidence_interval, seatings  # noqa: E402
 
 OURS, THEIRS = 0, 1
 THEIRS_LABEL = "OpenSpiel ISMCTSBot"
-OUR_BOTS = ("ismcts", "pimc")
+OUR_BOTS = ("ismcts", "pimc", "guarded")
+#: Ours that search under a time budget; the others (``guarded``, the ``expert`` level) decide
+#: in well under a millisecond whatever ``--ms`` gives OpenSpiel's bot.
+TIMED_BOTS = ("ismcts", "pimc")
 UCT_C = 2.0
 
 
@@ -192,7 +196,11 @@ def play_deal(
 ) -> list[float]:
     """One deal of a board: chance takes the board's pack in order (see the module docstring)."""
     ours = {
-        seat: make_player(f"{results.ours}:ms={ms},seed={seeds[seat]}")
+        seat: make_player(
+            f"{results.ours}:ms={ms},seed={seeds[seat]}"
+            if results.ours in TIMED_BOTS
+            else f"{results.ours}:seed={seeds[seat]}"
+        )
         for seat, who in enumerate(seating)
         if who == OURS
     }
@@ -212,7 +220,7 @@ def play_deal(
         if seat in ours:
             player = ours[seat]
             action = player.act(state.observation(seat)).id
-            stats = player.last_search if searched else None
+            stats = getattr(player, "last_search", None) if searched else None
             # ismcts counts iterations, pimc determinizations (every legal action once each)
             iterations = getattr(stats, "iterations", getattr(stats, "determinizations", 0)) if stats else 0
         else:
@@ -333,7 +341,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for row in runs:
         mine, theirs = row["bots"]
         print(
-            f"| `{row['ours']}:ms={args.ms:g}` | {mine['chips_per_deal']:+.3f} {_ci(mine['ci95'])} "
+            f"| `{row['ours']}{f':ms={args.ms:g}' if row['ours'] in TIMED_BOTS else ''}` "
+            f"| {mine['chips_per_deal']:+.3f} {_ci(mine['ci95'])} "
             f"| {mine['wall_ms']:.1f} / {mine['cpu_ms']:.1f}, {mine['iterations']:.1f} "
             f"| {theirs['wall_ms']:.1f} / {theirs['cpu_ms']:.1f}, {theirs['iterations']:.1f} "
             f"| {row['load_before']:.2f}-{row['load_after']:.2f} |"

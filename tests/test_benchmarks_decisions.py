@@ -30,13 +30,15 @@ def _script(name: str) -> ModuleType:
 
 def test_decision_value_scores_every_variant_on_the_same_decisions() -> None:
     script = _script("decision_value")
-    variants = ["ranks", "uniform@1/8", "moves#g/4", "exact"]
+    variants = ["ranks", "uniform@1/8", "moves#g/4", "exact", "expert", "ranks+e@1.96/8"]
     gains, kinds = script.play_game((3, "gamerules", 6, 12, variants, "playout"))
     counts = {len(values) for values in gains.values()}
     assert counts == {len(kinds)}
     assert len(kinds) > 5
     assert set(gains) == set(variants)
     assert set(kinds) <= set(script.KINDS)
+    # The expert (guarded) leaves greedy's move on discards only (R4.2): never on a draw.
+    assert all(gain == 0.0 for gain, kind in zip(gains["expert"], kinds, strict=True) if "draw" in kind)
 
 
 def _refused(

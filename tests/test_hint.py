@@ -1,6 +1,7 @@
-"""Hints (paiute.hint): the best move has the highest expected chips shown, the outs equal a
-brute-force count, the hint sees only the seat's observation (R9), and asking for one changes
-nothing the bots do."""
+"""Hints (paiute.hint): the move is the expert's unless the playouts show another better beyond
+their noise (then the best of those), each discard's feed chance is the expert's guard's, the
+outs equal a brute-force count, the hint sees only the seat's observation (R9), and asking for
+one changes nothing the bots do."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import math
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,10 +20,13 @@ from hypothesis import strategies as st
 
 from helpers import choose, make_deal, play, random_deal
 from paiute import Action, Card, Deal, Evaluator, Match, RuleSet, SeededChance, pack
-from paiute.hint import Hint, PositionError, draw_chance, hint, position_before
+from paiute.hint import HINT_LEVEL, Hint, PositionError, draw_chance, hint, position_before, recommend
 from paiute.observation import Observation
 from paiute.players import PlayerError, make_player
+from paiute.players.evaluate import ActionEstimate, Estimates
+from paiute.players.feed import FeedModel
 from paiute.record import Record, save
+from paiute.tui.hint_view import FEED_WORTH_SAYING, hint_lines
 from paiute.tui.session import PlayConfig, SeatSpec, Session
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,16 +91,124 @@ def _brute_outs(obs: Observation, keeps: tuple[Card, ...], paiute_ok: bool) -> l
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 5, 8])
-def test_best_action_has_the_highest_expected_chips_shown(seed: int) -> None:
+def test_the_hint_is_the_experts_move_unless_another_beats_it_beyond_the_noise(seed: int) -> None:
     for phase in ("draw", "discard"):
         deal = _position(seed, phase=phase)
-        found = hint(deal.observation(deal.current_seat), playouts=3, draw_playouts=1, seed=seed)
-        assert found.best.mean == max(e.mean for e in found.estimates)
+        obs = deal.observation(deal.current_seat)
+        found = hint(obs, playouts=6, draw_playouts=1, seed=seed)
+        assert found.expert == make_player(HINT_LEVEL, seed=seed).act(obs)  # the expert level's move
+        assert found.versus(found.expert) == (0.0, 0.0, 0.0)
+        # The moves the paired playouts show better than the expert's, with 95% confidence.
+        beaten = [e for e in found.estimates if found.versus(e.action)[1] > 0]
+        if found.recommended == found.expert:
+            assert beaten == []
+        else:
+            assert found.best in beaten
+            assert found.best.mean == max(e.mean for e in beaten)
         data = found.to_json()
-        best = max(data["actions"], key=lambda row: row["mean"])  # type: ignore[arg-type, index]
         assert data["recommended"] == str(found.recommended)
-        assert next(r["mean"] for r in data["actions"] if r["action"] == data["recommended"]) == best["mean"]  # type: ignore[index, union-attr]
-        assert [row["action"] for row in data["actions"]] == [str(a) for a in deal.legal_actions()]  # type: ignore[union-attr]
+        assert data["expert"] == str(found.expert)
+        rows = data["actions"]
+        assert isinstance(rows, list)
+        assert [row["action"] for row in rows] == [str(a) for a in deal.legal_actions()]
+        for row, estimate in zip(rows, found.estimates, strict=True):
+            mean, low, high = found.versus(estimate.action)
+            assert row["versus_expert"] == {
+                "mean": round(mean, 3),
+                "low": round(low, 3),
+                "high": round(high, 3),
+            }
+
+
+def _estimates(values: list[list[float]]) -> Estimates:
+    """Estimates of the discards of three cards from paired playout values (one row a card)."""
+    actions = [Action.discard(Card.parse(text)) for text in ("2c", "9h", "Ks")]
+    rows = []
+    for action, samples in zip(actions, values, strict=True):
+        mean = sum(samples) / len(samples)
+        rows.append(ActionEstimate(action, mean, mean - 1.0, mean + 1.0, len(samples)))
+    return Estimates(0, tuple(rows), tuple(tuple(samples) for samples in values), 3 * len(values[0]), 0.0)
+
+
+def test_recommend_keeps_the_experts_move_within_the_noise_of_the_playouts() -> None:
+    # 9h shows more chips than the expert's 2c, but the paired differences (+2, -1, +2, -1, +2)
+    # have a 95% interval that reaches below zero: the expert's move stands.
+    estimates = _estimates([[0, 1, 0, 1, 0], [2, 0, 2, 0, 2], [-1, -1, -1, -1, 0]])
+    assert estimates.best().action == Action.discard(Card.parse("9h"))
+    assert recommend(estimates, Action.discard(Card.parse("2c"))) == Action.discard(Card.parse("2c"))
+
+
+def test_recommend_takes_the_best_move_that_beats_the_expert_beyond_the_noise() -> None:
+    # 9h and Ks both beat the expert's 2c on every paired playout; Ks by more.
+    estimates = _estimates([[0, 1, 0, 1, 0], [1, 2, 1, 2, 0.5], [2, 3, 2, 3, 1]])
+    assert estimates.advantage(Action.discard(Card.parse("9h")), Action.discard(Card.parse("2c")))[1] > 0
+    assert recommend(estimates, Action.discard(Card.parse("2c"))) == Action.discard(Card.parse("Ks"))
+
+
+@pytest.mark.parametrize("preset", ["pagat", "gamerules"])
+def test_r4_2_each_discard_before_a_call_has_the_experts_feed_chance(preset: str) -> None:
+    rules = RuleSet.from_preset(preset)
+    for seed in (1, 2, 4):
+        deal = _position(seed, rules=rules, players=4)
+        obs = deal.observation(deal.current_seat)
+        found = hint(obs, playouts=1, draw_playouts=0, seed=seed)
+        if obs.calls:
+            continue  # the last round (R7.2): no feed chance, checked below
+        assert found.feed_seat == (obs.seat + 1) % 4 if obs.seat is not None else False
+        discards = [e.action for e in found.estimates if e.action.kind.value == "discard"]
+        expected = FeedModel.shipped(obs.rules, obs.players).chances(
+            obs, [a.card for a in discards if a.card is not None]
+        )
+        assert [found.feed(action) for action in discards] == expected
+        for estimate in found.estimates:
+            if estimate.action.kind.is_call:
+                assert found.feed(estimate.action) is None
+        rows = found.to_json()["actions"]
+        assert isinstance(rows, list)
+        assert [row["feed"] for row in rows] == [None if f is None else round(f, 4) for f in found.feeds]
+    draw = _position(3, phase="draw", rules=rules, players=4)
+    found = hint(draw.observation(draw.current_seat), playouts=1, draw_playouts=0, seed=3)
+    assert found.feed_seat is None
+    assert set(found.feeds) == {None}
+
+
+def test_r7_2_no_feed_chance_in_the_last_round() -> None:
+    # Seat 1 calls; seat 2 draws in the last round and discards: the model is of play before any call.
+    deal = make_deal(RuleSet(), 3, 0, {1: "Qc Qd Qh Qs 9c", 2: "Jc Jd 7h 7s 4c"}, upcard="2d", stock="9d 5s")
+    play(deal, "draw stock", "call", "draw stock")
+    obs = deal.observation(deal.current_seat)
+    assert obs.calls
+    assert obs.phase == "discard"
+    found = hint(obs, playouts=1, draw_playouts=0, seed=1)
+    assert found.feed_seat is None
+    assert set(found.feeds) == {None}
+
+
+def _with_feeds(found: Hint, risky: Action, chance: float) -> Hint:
+    feeds = tuple(
+        (chance if e.action == risky else 0.01) if e.action.kind.value == "discard" else None
+        for e in found.estimates
+    )
+    return replace(found, feeds=feeds, feed_seat=(found.seat + 1) % 3)
+
+
+def test_r4_2_the_hint_says_in_words_which_discard_could_feed_the_next_player() -> None:
+    deal = _position(2)
+    obs = deal.observation(deal.current_seat)
+    found = hint(obs, playouts=2, draw_playouts=1, seed=2)
+    names = ("Ana", "Bo", "Cy")
+    follower = names[(found.seat + 1) % 3]
+    other = next(
+        e.action for e in found.estimates if e.action != found.recommended and e.action.card is not None
+    )
+    text = "\n".join(hint_lines(_with_feeds(found, other, 0.37), obs, names))
+    assert f"Not {other.card}: the next player, {follower}, could call at once with it about 37%" in text
+    assert "(feeds 37%)" in text
+    assert "(feeds 1%)" in text
+    text = "\n".join(hint_lines(_with_feeds(found, found.recommended, 0.25), obs, names))
+    assert f"The next player, {follower}, could call at once with {found.recommended.card} about 25%" in text
+    quiet = "\n".join(hint_lines(_with_feeds(found, other, FEED_WORTH_SAYING / 2), obs, names))
+    assert "could call at once" not in quiet
 
 
 def test_only_the_seat_to_move_gets_a_hint() -> None:

@@ -308,7 +308,8 @@ def test_app_hint_help_and_history() -> None:
             await pilot.press("h")
             for _ in range(400):
                 await pilot.pause()
-                if isinstance(app.screen, TextScreen):
+                # The page is pushed, then drawn: wait for its words (a busy machine is slow to draw).
+                if isinstance(app.screen, TextScreen) and "Hint: " in flat(screen_text(app)):
                     break
                 await asyncio.sleep(0.01)
             # The hint's page: the move, the reasons, every move's expected chips (paiute.hint).

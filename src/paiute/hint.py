@@ -4,10 +4,19 @@ A :class:`Hint` is worked out from one seat's :class:`~paiute.observation.Observ
 never from the deal itself, with its own seeded chance (no generator is shared with the bots
 at the table, so asking for a hint changes nothing they do). It holds:
 
-* **the recommended action**: the legal action with the highest expected chips, as
-  :func:`paiute.players.evaluate.estimate_actions` estimates them (every legal action played
-  out on the same determinizations: the seat's unseen cards dealt at random, every seat then
-  played by the playout policy); each action's expected chips come with a 95% interval;
+* **the recommended action**: the move of the ``expert`` level (:data:`HINT_LEVEL`, the
+  strongest bot, with the hint's own seed), unless the playouts show another legal action
+  better beyond their noise (:func:`recommend`). Every legal action's expected chips are
+  estimated by :func:`paiute.players.evaluate.estimate_actions` (every legal action played out
+  on the same determinizations: the seat's unseen cards dealt at random, every seat then
+  played by the playout policy), each with a 95% interval and with its paired difference from
+  the expert's move. Why not simply the action with the most chips expected: with the few
+  dozen playouts a hint affords, that argmax follows the noise, and played as a bot it lost
+  0.14 chips a deal to ``greedy`` (32 compiled determinizations) and 0.38 (32 rounds of
+  Python playouts), where the expert gains 0.02 (``benchmarks/hint_strength.py``);
+* **the feed chance** of each legal discard before any call (R7.2): the chance that the
+  next player could call at once after taking the card from the pile (R4.2, R6.2), learned
+  from public facts (:class:`paiute.players.feed.FeedModel`, the expert's guard, R9);
 * **the plan** (:class:`Plan`): the five cards the seat holds after the move, the winning
   combination (R5) they are building and the cards of the hand it uses, and its **outs**: the
   exact number of unseen cards (the pack less the hand, the discard pile, the calls shown, the
@@ -34,7 +43,7 @@ of draws instead.
 >>> from paiute import Deal, RuleSet, SeededChance
 >>> deal = Deal.new(RuleSet(), players=3, dealer=0, chance=SeededChance(9), balances=[9, 9, 9], pot=3)
 >>> found = hint(deal.observation(deal.current_seat), playouts=2, draw_playouts=2, seed=1)
->>> found.recommended == max(found.estimates, key=lambda e: e.mean).action
+>>> found.recommended == found.expert  # no move beats the expert's beyond the noise of 2 playouts
 True
 >>> found.plan.category.value, found.plan.outs, [str(card) for card in found.plan.out_cards]
 ('five_of_a_kind', 6, ['Jh', 'Js', 'Qs', 'Kd', 'Kh', 'Ks'])
@@ -60,8 +69,9 @@ from paiute.evaluator import Evaluator
 from paiute.observation import Observation
 from paiute.odds import wilson
 from paiute.outs import Unseen, completing
-from paiute.players.base import PlayerError
-from paiute.players.evaluate import ActionEstimate, estimate_actions
+from paiute.players.base import PlayerError, make_player
+from paiute.players.evaluate import ActionEstimate, Estimates, estimate_actions
+from paiute.players.feed import FeedModel, next_seat
 from paiute.players.greedy import GreedyPlayer
 
 if TYPE_CHECKING:
@@ -71,6 +81,7 @@ __all__ = [
     "DEFAULT_DRAW_PLAYOUTS",
     "DEFAULT_PLAYOUTS",
     "HINT_FORMAT",
+    "HINT_LEVEL",
     "CallOdds",
     "Hint",
     "Plan",
@@ -78,9 +89,12 @@ __all__ = [
     "draw_chance",
     "hint",
     "position_before",
+    "recommend",
 ]
 
 HINT_FORMAT = "paiute-hint/1"
+#: The level whose move a hint recommends (unless the playouts show a better one, :func:`recommend`).
+HINT_LEVEL = "expert"
 #: Determinizations for the expected chips (each legal action played out once on each).
 DEFAULT_PLAYOUTS = 32
 #: Playouts that count the seat's draws left.
@@ -173,10 +187,27 @@ class Hint:
     playouts: int
     draw_playouts: int
     seed: int
+    expert: Action  # the expert level's move (HINT_LEVEL)
+    # Each action's chips less the expert's move's, on the same determinizations: (mean, low,
+    # high) of the paired difference, 95%; in the order of the estimates.
+    versus_expert: tuple[tuple[float, float, float], ...]
+    # Each action's feed chance (a discard before any call, R4.2, R7.2), else None; in the
+    # order of the estimates. ``feed_seat`` is the seat that could take the card (R2.2).
+    feeds: tuple[float | None, ...]
+    feed_seat: int | None
 
     @property
     def best(self) -> ActionEstimate:
+        """The recommended action's estimate."""
         return next(e for e in self.estimates if e.action == self.recommended)
+
+    def versus(self, action: Action) -> tuple[float, float, float]:
+        """``action``'s chips less the expert's move's: (mean, low, high), 95%, paired."""
+        return next(v for e, v in zip(self.estimates, self.versus_expert, strict=True) if e.action == action)
+
+    def feed(self, action: Action) -> float | None:
+        """``action``'s feed chance: a discard's before any call, else None."""
+        return next(f for e, f in zip(self.estimates, self.feeds, strict=True) if e.action == action)
 
     def call_odds(self, action: Action) -> CallOdds | None:
         return next((odds for odds in self.calls if odds.action == action), None)
@@ -195,9 +226,13 @@ class Hint:
                     "low": _round(e.low),
                     "high": _round(e.high),
                     "samples": e.samples,
+                    "versus_expert": {"mean": _round(v[0]), "low": _round(v[1]), "high": _round(v[2])},
+                    "feed": None if feed is None else round(feed, 4),
                 }
-                for e in self.estimates
+                for e, v, feed in zip(self.estimates, self.versus_expert, self.feeds, strict=True)
             ],
+            "expert": str(self.expert),
+            "feed_seat": self.feed_seat,
             "plan": None if self.plan is None else self.plan.to_json(),
             "calls": [odds.to_json() for odds in self.calls],
             "playouts": self.playouts,
@@ -248,8 +283,11 @@ def hint(
     deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
     moves_ms = None if budget_ms is None else 0.75 * budget_ms
     estimates = estimate_actions(observation, playouts=playouts, budget_ms=moves_ms, seed=seed)
-    best = estimates.best()
-    recommended = best.action
+    # The expert decides from the observation alone (R9), with a generator of the hint's own.
+    expert = make_player(HINT_LEVEL, seed=seed).act(observation)
+    recommended = recommend(estimates, expert)
+    versus = tuple(estimates.advantage(e.action, expert) for e in estimates.estimates)
+    feeds, feed_seat = _feeds(observation)
     evaluator = Evaluator(observation.wild_cards, royal_high=observation.rules.royal_high)
     calls = _call_odds(
         observation, evaluator, max(1, estimates.playouts // len(estimates.estimates)), seed, deadline
@@ -267,7 +305,50 @@ def hint(
         estimates.playouts // max(1, len(estimates.estimates)),
         draw_playouts,
         seed,
+        expert,
+        versus,
+        feeds,
+        feed_seat,
     )
+
+
+def recommend(estimates: Estimates, expert: Action) -> Action:
+    """The hint's move: ``expert`` (the expert level's move), unless some action's chips less
+    the expert's, paired on the same determinizations, have their 95% interval above zero;
+    then, of those actions, the one with the most chips expected.
+
+    The argmax of a few dozen playouts follows their noise (see the module documentation);
+    the expert's move is overruled only where the playouts tell the difference.
+    """
+    better = [
+        e for e in estimates.estimates if e.action != expert and estimates.advantage(e.action, expert)[1] > 0
+    ]
+    if not better:
+        return expert
+    return max(better, key=lambda estimate: estimate.mean).action
+
+
+def _feeds(observation: Observation) -> tuple[tuple[float | None, ...], int | None]:
+    """Each legal action's feed chance, and the seat that could take the card: for the
+    discards before any call (R7.2; in the last round the model was not fitted), the chance
+    that the next player (R2.2) could call at once after taking it (R4.2, R6.2), from public
+    facts only (R9, :class:`~paiute.players.feed.FeedModel`)."""
+    legal = observation.legal_actions
+    if observation.calls or not any(action.kind is ActionKind.DISCARD for action in legal):
+        return tuple(None for _ in legal), None
+    cards = [action.card for action in legal if action.kind is ActionKind.DISCARD and action.card is not None]
+    chances = dict(
+        zip(
+            cards,
+            FeedModel.shipped(observation.rules, observation.players).chances(observation, cards),
+            strict=True,
+        )
+    )
+    feeds = tuple(
+        chances[action.card] if action.kind is ActionKind.DISCARD and action.card is not None else None
+        for action in legal
+    )
+    return feeds, next_seat(observation)
 
 
 # -- calls ------------------------------------------------------------------------------------

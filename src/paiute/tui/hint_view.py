@@ -17,8 +17,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from paiute.actions import Action
 from paiute.cards import Card
 from paiute.errors import N_
 from paiute.hint import Hint
@@ -27,7 +28,11 @@ from paiute.observation import Observation
 from paiute.tui.describe import action_text, cards_text
 from paiute.tui.widgets import TextScreen
 
-__all__ = ["hint_lines", "hint_screen", "percent"]
+__all__ = ["FEED_WORTH_SAYING", "hint_lines", "hint_screen", "percent"]
+
+#: The feed chance (R4.2) from which a hint says in words that a discard may feed the next
+#: player: some four times the share of greedy's discards that do (2-5%, docs/guarded.md).
+FEED_WORTH_SAYING = 0.10
 
 
 def percent(chance: float, tr: Translator) -> str:
@@ -48,26 +53,62 @@ def hint_lines(
     pretty: bool = False,
     tr: Translator | None = None,
 ) -> list[str]:
-    """The hint as lines: the move, why (the plan, the outs, the call's chance), then every
-    legal move's expected chips with its 95% interval."""
+    """The hint as lines: the move (the expert's, unless the playouts show a better one), why
+    (the plan, the outs, the feed chance, the call's chance), then every legal move's expected
+    chips with its 95% interval and, for a discard, its feed chance."""
     tr = tr or translator()
     wild = obs.wild_cards
 
     def cards(items: Sequence[Card]) -> str:
         return cards_text(items, wild, pretty=pretty, tr=tr)
 
-    action = action_text(found.recommended, obs, pretty=pretty, tr=tr)
+    def move(item: Action) -> str:
+        return action_text(item, obs, pretty=pretty, tr=tr)
+
+    action = move(found.recommended)
     if len(found.estimates) == 1:
         lines = [tr.gettext(N_("Hint: {action} (your only legal move now)."), action=action)]
-    else:
+    elif found.recommended == found.expert:
         lines = [
             tr.gettext(
-                N_("Hint: {action} (the most chips expected of {n} moves; playouts per move: {playouts})."),
+                N_(
+                    "Hint: {action} (the expert's move: no other of the {n} moves does better beyond the noise of {playouts} playouts each)."
+                ),
                 action=action,
                 n=tr.number(len(found.estimates)),
                 playouts=tr.number(found.playouts),
             )
         ]
+    else:
+        gain, low, high = found.versus(found.recommended)
+        lines = [
+            tr.gettext(
+                N_(
+                    "Hint: {action} (it beats the expert's move, {expert}, by {chips} chips [{low}, {high}] over {playouts} playouts each)."
+                ),
+                action=action,
+                expert=move(found.expert),
+                chips=_chips(gain, tr),
+                low=_chips(low, tr),
+                high=_chips(high, tr),
+                playouts=tr.number(found.playouts),
+            )
+        ]
+    top = max(found.estimates, key=lambda e: e.mean)
+    if top.mean > found.best.mean and found.recommended == found.expert:
+        gain, low, high = found.versus(top.action)
+        lines.append(
+            tr.gettext(
+                N_(
+                    "  {action} shows {chips} chips more in these playouts, within their noise [{low}, {high}]."
+                ),
+                action=move(top.action),
+                chips=_chips(gain, tr),
+                low=_chips(low, tr) if top.samples > 1 else "?",
+                high=_chips(high, tr) if top.samples > 1 else "?",
+            )
+        )
+    lines.extend(_feed_lines(found, names, cards, tr))
     plan = found.plan
     if plan is not None:
         if plan.pile_completes is not None:
@@ -165,12 +206,39 @@ def hint_lines(
             chips=_chips(estimate.mean, tr),
             low=_chips(estimate.low, tr) if estimate.samples > 1 else "?",
             high=_chips(estimate.high, tr) if estimate.samples > 1 else "?",
-            action=action_text(estimate.action, obs, pretty=pretty, tr=tr),
+            action=move(estimate.action),
         )
+        feed = found.feed(estimate.action)
+        if feed is not None:
+            row = tr.gettext(N_("{row}  (feeds {chance})"), row=row, chance=percent(feed, tr))
         if estimate.action == found.recommended:
             row = tr.gettext(N_("{row}  <- best"), row=row)
         lines.append(row)
     return lines
+
+
+def _feed_lines(
+    found: Hint, names: Sequence[str], cards: Callable[[Sequence[Card]], str], tr: Translator
+) -> list[str]:
+    """A line on the riskiest discard, where its feed chance is worth saying (R4.2)."""
+    if found.feed_seat is None:
+        return []
+    risks = [
+        (feed, e.action) for e, feed in zip(found.estimates, found.feeds, strict=True) if feed is not None
+    ]
+    feed, riskiest = max(risks, key=lambda item: item[0])
+    if feed < FEED_WORTH_SAYING or riskiest.card is None:
+        return []
+    params = {"name": names[found.feed_seat], "card": cards([riskiest.card]), "chance": percent(feed, tr)}
+    if riskiest != found.recommended:
+        message = N_(
+            "  Not {card}: the next player, {name}, could call at once with it about {chance} of the time (a chance learned from public play, R4.2)."
+        )
+    else:
+        message = N_(
+            "  The next player, {name}, could call at once with {card} about {chance} of the time (a chance learned from public play, R4.2)."
+        )
+    return [tr.gettext(message, **params)]
 
 
 def hint_screen(found: Hint, obs: Observation, names: Sequence[str], tr: Translator) -> TextScreen:

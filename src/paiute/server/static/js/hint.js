@@ -67,11 +67,24 @@ function renderHint(hint) {
   head.append(close);
   panel.append(head);
   panel.append(el("p", "hint-move", t("hint.move", { action: moveWords(hint.recommended, hint) })));
-  const basis =
-    hint.actions.length === 1
-      ? t("hint.basis.only")
-      : t("hint.basis", { count: formatNumber(hint.actions.length), playouts: formatNumber(hint.playouts) });
-  panel.append(el("p", "muted", basis));
+  panel.append(el("p", "muted", basisText(hint)));
+  const top = hint.actions.reduce((a, b) => (b.mean > a.mean ? b : a));
+  const recommended = hint.actions.find((row) => row.action === hint.recommended);
+  if (hint.recommended === hint.expert && top.mean > recommended.mean) {
+    const versus = top.versus_expert;
+    panel.append(
+      line(
+        t("hint.noise", {
+          action: moveWords(top.action, hint),
+          chips: chips(versus.mean),
+          low: chips(versus.low),
+          high: chips(versus.high),
+        }),
+      ),
+    );
+  }
+  const feed = feedText(hint);
+  if (feed) panel.append(line(feed));
   const plan = hint.plan;
   if (plan) {
     if (plan.pile_completes) panel.append(line(t("hint.pile", { value: valueText(plan.pile_completes) })));
@@ -124,7 +137,10 @@ function renderHint(hint) {
   const table = el("table", "summary-table hint-table");
   table.append(el("caption", "", t("hint.table.caption", { level: percent(0.95) })));
   const headRow = el("tr");
-  for (const key of ["hint.table.move", "hint.table.chips", "hint.table.interval"]) {
+  const feeds = hint.actions.some((row) => row.feed !== null && row.feed !== undefined);
+  const columns = ["hint.table.move", "hint.table.chips", "hint.table.interval"];
+  if (feeds) columns.push("hint.table.feed");
+  for (const key of columns) {
     const th = el("th", "", t(key, { level: percent(0.95) }));
     th.scope = "col";
     headRow.append(th);
@@ -144,12 +160,44 @@ function renderHint(hint) {
     tr.append(move);
     tr.append(el("td", row.mean >= 0 ? "plus" : "minus", chips(row.mean)));
     tr.append(el("td", "", t("hint.table.interval.value", { low: chips(row.low), high: chips(row.high) })));
+    if (feeds) tr.append(el("td", "", row.feed === null || row.feed === undefined ? "" : percent(row.feed)));
     tr.dataset.action = row.action;
     body.append(tr);
   }
   table.append(body);
   panel.append(table);
   panel.hidden = false;
+}
+
+/** Why this move: the expert's, or one the playouts show better beyond their noise. */
+function basisText(hint) {
+  if (hint.actions.length === 1) return t("hint.basis.only");
+  const playouts = formatNumber(hint.playouts);
+  if (hint.recommended === hint.expert) {
+    return t("hint.basis.expert", { count: formatNumber(hint.actions.length), playouts });
+  }
+  const versus = hint.actions.find((row) => row.action === hint.recommended).versus_expert;
+  return t("hint.basis.estimate", {
+    expert: moveWords(hint.expert, hint),
+    chips: chips(versus.mean),
+    low: chips(versus.low),
+    high: chips(versus.high),
+    playouts,
+  });
+}
+
+/** The riskiest discard in words, where its feed chance is worth saying (as the terminal's). */
+const FEED_WORTH_SAYING = 0.1;
+
+function feedText(hint) {
+  if (hint.feed_seat === null || hint.feed_seat === undefined) return "";
+  const risky = hint.actions
+    .filter((row) => row.feed !== null && row.feed !== undefined)
+    .reduce((a, b) => (a === null || b.feed > a.feed ? b : a), null);
+  if (!risky || risky.feed < FEED_WORTH_SAYING) return "";
+  const card = cardShort(parseAction(risky.action).card);
+  const params = { card, name: seatLabel(hint.feed_seat), chance: percent(risky.feed) };
+  return t(risky.action === hint.recommended ? "hint.feed.risk" : "hint.feed.avoid", params);
 }
 
 /** A seat's name as the seats list shows it (the page already has it), else "Seat N". */

@@ -1,0 +1,182 @@
+"""How good is the hint's move? Each rule a hint could recommend by, played as a bot against
+``greedy``: 4 seats ``A B A B``, both rotations of every board (duplicate), chips a deal with a
+95% interval, side by side on the same boards in one run.
+
+* ``argmax``: the action with the most chips expected in the hint's playouts
+  (:func:`paiute.players.evaluate.estimate_actions`, ``--playouts`` determinizations). The hint
+  recommended this before 2026-12-05.
+* ``hint``: what :func:`paiute.hint.recommend` picks from the same estimates: the ``expert``
+  level's move unless another action beats it, paired, with its 95% interval above zero.
+  This is the hint's move now.
+* ``expert``: the ``expert`` level's move alone (:data:`paiute.hint.HINT_LEVEL`).
+
+The estimate is made as the hint makes it (the same function, the seat's observation only,
+R9), with ``--core`` (``auto``: compiled where Numba is installed, as ``paiute serve`` and
+``paiute play`` with the ``search`` extra; ``python``: greedy's playouts in the engine, as a
+bare ``paiute play`` install, some 200 playouts a second, so use few boards). The plan and the
+draws left, which do not change the move, are not worked out.
+
+    .venv/bin/python benchmarks/hint_strength.py --boards 1000               # ~3 minutes, compiled
+    .venv/bin/python benchmarks/hint_strength.py --core python --boards 30 --playouts 24
+    .venv/bin/python benchmarks/hint_strength.py --preset gamerules --rules hint,argmax --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from self_play import PLAYERS, greedy_deal
+
+from paiute.actions import Action
+from paiute.hint import HINT_LEVEL, recommend
+from paiute.observation import Observation
+from paiute.players.base import Player, make_player
+from paiute.players.evaluate import estimate_actions
+from paiute.players.play import play_turn
+
+RULES = ("argmax", "hint", "expert")
+
+
+def _derive(*parts: object) -> int:
+    text = "/".join(map(str, ("paiute-hint-strength", *parts)))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
+
+
+class HintRule:
+    """A bot that plays what a hint would recommend by ``rule`` (see the module)."""
+
+    def __init__(self, rule: str, playouts: int, core: str, seed: int) -> None:
+        self.rule = rule
+        self.playouts = playouts
+        self.core = core
+        self.seed = seed
+        self.decisions = 0
+
+    def act(self, observation: Observation) -> Action:
+        self.decisions += 1
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        seed = _derive(self.seed, self.decisions)
+        expert = make_player(HINT_LEVEL, seed=seed).act(observation)  # as the hint seeds it
+        if self.rule == "expert":
+            return expert
+        estimates = estimate_actions(observation, playouts=self.playouts, seed=seed, core=self.core)
+        if self.rule == "argmax":
+            return estimates.best().action
+        return recommend(estimates, expert)
+
+
+def play_board(task: tuple[int, str, int, str, int, str]) -> float:
+    """The rule's chips a deal on one board, its two seats in both rotations."""
+    index, preset, seed, rule, playouts, core = task
+    chance_seed = _derive(seed, index, "deck")
+    chips = 0.0
+    for rotation in (0, 1):
+        bot_seeds = [_derive(seed, index, "seat", seat) for seat in range(PLAYERS)]
+        match, deal, players = greedy_deal(preset, index, chance_seed, bot_seeds)
+        seated: list[Player] = [
+            HintRule(rule, playouts, core, bot_seeds[seat]) if (seat + rotation) % 2 == 0 else players[seat]
+            for seat in range(PLAYERS)
+        ]
+        while not deal.is_over:
+            play_turn(deal, seated, match.apply)
+        chips += sum(match.balances[seat] for seat in range(PLAYERS) if (seat + rotation) % 2 == 0) / 2
+    return chips / 2
+
+
+def _interval(values: Sequence[float]) -> tuple[float, float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, -math.inf, math.inf
+    half = 1.96 * math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1) / n)
+    return mean, mean - half, mean + half
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default=",".join(RULES), help="comma-separated: " + ", ".join(RULES))
+    parser.add_argument("--boards", type=int, default=1000)
+    parser.add_argument(
+        "--playouts", type=int, default=32, help="determinizations of the estimate (default 32)"
+    )
+    parser.add_argument("--core", choices=("auto", "compiled", "python"), default="auto")
+    parser.add_argument("--preset", choices=("pagat", "gamerules"), default="pagat")
+    parser.add_argument("--seed", type=int, default=20261223)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--json", help="also write every row as JSON to this file")
+    args = parser.parse_args(argv)
+    rules = [name.strip() for name in args.rules.split(",") if name.strip()]
+    if not rules or any(name not in RULES for name in rules):
+        parser.error(f"--rules {args.rules!r}: a comma-separated list of {', '.join(RULES)}")
+    if args.boards < 1 or args.playouts < 1 or args.workers < 1:
+        parser.error("--boards, --playouts and --workers must be at least 1")
+    print(f"# python benchmarks/hint_strength.py {' '.join(sys.argv[1:] if argv is None else argv)}")
+    print(
+        f"# {os.cpu_count()} CPUs, {args.workers} workers, preset {args.preset}, seed {args.seed}, "
+        f"{args.boards} boards, 4 seats A B A B against greedy, both rotations; "
+        f"{args.playouts} determinizations, core {args.core}"
+    )
+    rows = []
+    for rule in rules:
+        load = os.getloadavg()[0]
+        started = time.monotonic()
+        tasks = [
+            (index, args.preset, args.seed, rule, args.playouts, args.core) for index in range(args.boards)
+        ]
+        if args.workers == 1:
+            results = [play_board(task) for task in tasks]
+        else:
+            with ProcessPoolExecutor(args.workers) as pool:
+                results = list(pool.map(play_board, tasks, chunksize=4))
+        mean, low, high = _interval(results)
+        rows.append((rule, mean, low, high, time.monotonic() - started, load, os.getloadavg()[0]))
+        print(
+            f"{rule}: {mean:+.3f} [{low:+.3f}, {high:+.3f}] chips/deal against greedy, "
+            f"{time.monotonic() - started:.0f} s, load {load:.1f} -> {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
+    if args.json:
+        report = {
+            "preset": args.preset,
+            "seed": args.seed,
+            "boards": args.boards,
+            "playouts": args.playouts,
+            "core": args.core,
+            "rows": [
+                {
+                    "rule": rule,
+                    "chips_per_deal": mean,
+                    "ci95": [low, high] if math.isfinite(low) else None,
+                    "seconds": wall,
+                    "load": [before, after],
+                }
+                for rule, mean, low, high, wall, before, after in rows
+            ],
+        }
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+    print()
+    print("| rule | chips/deal against greedy [95% CI] | boards | wall | load |")
+    print("| --- | ---: | ---: | ---: | --- |")
+    for rule, mean, low, high, wall, before, after in rows:
+        print(
+            f"| `{rule}` | {mean:+.3f} [{low:+.3f}, {high:+.3f}] | {args.boards} | {wall:.0f} s | {before:.1f}-{after:.1f} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
