@@ -205,6 +205,35 @@ def test_pimc_plays_greedys_move_until_the_kernels_are_ready(monkeypatch: pytest
     assert action == player.last_search.baseline
 
 
+def test_pimc_with_the_guarded_baseline_plays_guardeds_move_until_the_kernels_are_ready(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``baseline=guarded``: the move kept unless beaten is the expert's (R4.2 guard), and so
+    is every move while the kernels are not ready."""
+    monkeypatch.setattr(warm, "prepare", lambda block=False, timeout=None: False)
+    for seed in (21, 22, 23, 24):
+        deal = _played(seed, 13)
+        observation = deal.observation(deal.current_seat)
+        player = make_player(f"pimc:ms=50,seed={seed},baseline=guarded")
+        action = player.act(observation)
+        guarded = make_player(f"guarded:seed={seed}")
+        guarded._random.seed(pimc_module.decision_seed(seed, observation))  # type: ignore[attr-defined]
+        assert action == guarded.act(observation)
+
+
+def test_pimc_refuses_an_unknown_baseline() -> None:
+    with pytest.raises(PlayerError, match="baseline must be one of greedy, guarded"):
+        make_player("pimc:baseline=oracle")
+
+
+def test_pimc_over_the_guarded_baseline_is_repeatable_and_legal() -> None:
+    deal = _played(21, 12)
+    observation = deal.observation(deal.current_seat)
+    first = make_player("pimc:iterations=30,seed=5,baseline=guarded").act(observation)
+    assert first == make_player("pimc:iterations=30,seed=5,baseline=guarded").act(observation)
+    assert first in observation.legal_actions
+
+
 def test_a_tournament_waits_for_the_kernels_a_table_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
     """A tournament measures pimc itself: it prepares each bot (prepare_player) before the
     bot plays, so under a time budget no decision there is greedy's for want of the kernels

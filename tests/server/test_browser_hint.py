@@ -4,7 +4,9 @@ and every move's expected chips; a spectator has no button (R9)."""
 
 from __future__ import annotations
 
-from conftest_browser import STEP_MS, Server, TablePage, browser, server  # noqa: F401 - the fixtures this module uses
+import re
+
+from conftest_browser import STEP_MS, Server, TablePage, browser, play_until, server  # noqa: F401 - the fixtures this module uses
 from playwright.sync_api import Browser
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -45,6 +47,22 @@ def test_hint_button_shows_the_best_move_and_its_reasons(server: Server, browser
     rows = page.locator("#hint-panel tbody tr").evaluate_all("rows => rows.map(r => r.dataset.action)")
     assert sorted(rows) == sorted(legal)
     assert page.locator("#hint-panel tbody tr.winner").count() == 1
+    # On a discard of Ana's with several cards to throw: the expert's move, and each discard's
+    # chance of feeding the next player (R4.2) in its own column.
+    page.click("#hint-panel .dialog-head button")
+
+    def ana_discards() -> bool:
+        mine = ana.data("status") == "playing" and ana.data("turn") == ana.data("you")
+        return mine and ana.data("phase") == "discard" and ana.turns >= 2
+
+    play_until([ana], ana_discards, seconds=60, call_after=99)
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-panel .hint-table", timeout=STEP_MS)
+    text = page.inner_text("#hint-panel")
+    assert "The expert's move: " in text or "It beats the expert's move, " in text
+    assert "Feeds the next player" in text
+    feeds = page.locator("#hint-panel tbody tr td:last-child").all_inner_texts()
+    assert any(re.fullmatch(r"\d+%", cell) for cell in feeds)
     # A spectator sees no button.
     watcher = browser.new_context(viewport=DESKTOP).new_page()  # type: ignore[arg-type]
     watcher.goto(f"{server.url}/t/{table_id}")

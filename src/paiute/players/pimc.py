@@ -30,6 +30,9 @@ Options (``make_player("pimc:ms=100")``, ``make_player("pimc:iterations=400,seed
   compiled essence of greedy (fastest), or ``greedy``, greedy exactly, compiled
   (:mod:`paiute.compiled.greedy`: the opponents of the playouts behave as the real
   ``greedy`` does, at about a sixth of the playouts a second).
+* ``baseline`` (default ``greedy``): the move kept unless beaten, and the move played while
+  the kernels are not ready or without Numba: ``greedy``'s, or ``guarded``'s (the ``expert``
+  level, :mod:`paiute.players.guarded`: greedy whose discards avoid feeding the next player).
 * ``seed``.
 
 **No stall** (the compiled kernels are compiled once and cached on disk, see
@@ -57,8 +60,12 @@ from paiute.observation import Observation
 from paiute.players.base import PlayerError, register
 from paiute.players.evaluate import BELIEFS, POLICIES
 from paiute.players.greedy import GreedyPlayer
+from paiute.players.guarded import GuardedPlayer
 
-__all__ = ["PIMCPlayer", "PIMCStats"]
+__all__ = ["BASELINES", "PIMCPlayer", "PIMCStats"]
+
+#: The players whose move pimc keeps unless another is significantly better.
+BASELINES: dict[str, type[GreedyPlayer]] = {"greedy": GreedyPlayer, "guarded": GuardedPlayer}
 
 #: Determinizations per chunk of a time-budgeted search (each thread's unit of work).
 CHUNK = 8
@@ -71,7 +78,7 @@ class PIMCStats:
     """What the last decision did."""
 
     action: Action
-    baseline: Action  # greedy's move
+    baseline: Action  # the baseline player's move (greedy's, unless ``baseline=guarded``)
     determinizations: int
     playouts: int
     seconds: float
@@ -103,6 +110,7 @@ class PIMCPlayer:
         z: float = 1.0,
         belief: str = "ranks",
         policy: str = "playout",
+        baseline: str = "greedy",
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -116,6 +124,8 @@ class PIMCPlayer:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
         if belief not in BELIEFS:
             raise ValueError(f"belief must be one of {', '.join(BELIEFS)}, not {belief!r}")
+        if baseline not in BASELINES:
+            raise ValueError(f"baseline must be one of {', '.join(BASELINES)}, not {baseline!r}")
         self.iterations = iterations
         self.ms = ms if ms is not None or iterations is not None else 100.0
         self.seed = seed
@@ -124,7 +134,8 @@ class PIMCPlayer:
         self.belief = belief
         self.policy = policy
         self._base_seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
-        self._greedy = GreedyPlayer(seed=self._base_seed)
+        self.baseline = baseline
+        self._greedy = BASELINES[baseline](seed=self._base_seed)
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
         self.last_search: PIMCStats | None = None
         if available():
