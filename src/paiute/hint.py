@@ -11,9 +11,10 @@ at the table, so asking for a hint changes nothing they do). It holds:
   on the same determinizations: the seat's unseen cards dealt at random, every seat then
   played by the playout policy), each with a 95% interval and with its paired difference from
   the expert's move. Why not simply the action with the most chips expected: with the few
-  dozen playouts a hint affords, that argmax follows the noise, and played as a bot it lost
-  0.14 chips a deal to ``greedy`` (32 compiled determinizations) and 0.38 (32 rounds of
-  Python playouts), where the expert gains 0.02 (``benchmarks/hint_strength.py``);
+  dozen playouts a hint affords, that argmax follows the noise: played as a bot it lost 0.15
+  to 0.18 chips a deal to ``greedy`` (32 compiled determinizations,
+  ``benchmarks/hint_strength.py``) and 0.38 with 32 rounds of Python playouts, where the
+  expert gains about 0.02;
 * **the feed chance** of each legal discard before any call (R7.2): the chance that the
   next player could call at once after taking the card from the pile (R4.2, R6.2), learned
   from public facts (:class:`paiute.players.feed.FeedModel`, the expert's guard, R9);
