@@ -318,7 +318,7 @@ def test_app_hint_help_and_history() -> None:
             assert "Hint: " in text
             assert "Why: keeping " in text
             assert "Expected chips of each move, with a 95% interval:" in text
-            assert "<- best" in text
+            assert "<- the hint" in text
             await pilot.press("escape")
             await pilot.pause()
             assert not isinstance(app.screen, TextScreen)

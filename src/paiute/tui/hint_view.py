@@ -212,7 +212,7 @@ def hint_lines(
         if feed is not None:
             row = tr.gettext(N_("{row}  (feeds {chance})"), row=row, chance=percent(feed, tr))
         if estimate.action == found.recommended:
-            row = tr.gettext(N_("{row}  <- best"), row=row)
+            row = tr.gettext(N_("{row}  <- the hint"), row=row)
         lines.append(row)
     return lines
 

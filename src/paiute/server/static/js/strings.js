@@ -380,7 +380,7 @@ export const EN = {
   "hint.table.chips": "Chips",
   "hint.table.interval": "{level} interval",
   "hint.table.interval.value": "{low} to {high}",
-  "hint.table.best": "best",
+  "hint.table.best": "the hint",
   "hint.category.five_of_a_kind": "Five of a Kind",
   "hint.category.royal_flush": "Royal Flush",
   "hint.category.straight_flush": "Straight Flush",
