@@ -85,8 +85,8 @@ def _draw(deal: Deal, action: Action, rng: random.Random) -> None:
     """Apply ``action``; a stock draw first puts a card of the stock chosen at random on top
     (an explicit chance node, as OpenSpiel's interface does: nobody sees the stock's order,
     R9.3, so every order is as likely; the upcard under the stock stays last, R2.6)."""
-    if action == DRAW_STOCK:
-        stock = deal.stock_cards()
+    stock = deal.stock_cards()
+    if action == DRAW_STOCK and stock:  # an empty stock is rebuilt by the draw itself (R4.6)
         card = rng.choice(stock)
         try:
             deal.put_on_stock_top(card)
