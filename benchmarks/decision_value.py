@@ -38,36 +38,17 @@ from typing import Any
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from paiute import RuleSet, SeededChance
-from paiute.cards import pack
-from paiute.match import Match
+from self_play import greedy_positions
+
+from paiute import RuleSet
 from paiute.players import make_player
-from paiute.players.greedy import GreedyPlayer
 
 PLAYERS = 4
 KINDS = ("draw", "discard", "call?", "last draw", "last discard", "last call?")
 VARIANT = re.compile(r"expert|(uniform|ranks|moves|exact)(#g)?(\+e)?(?:@([\d.]+))?(?:/(\d+))?")
-
-
-def _positions(seed: int, rules: RuleSet) -> list[tuple[Any, Any, GreedyPlayer]]:
-    """Every decision with a choice in a deal of greedy against itself."""
-    chance = SeededChance(seed)
-    deck = pack(rules.jokers)
-    chance.shuffle(deck)
-    names = [f"s{seat}" for seat in range(PLAYERS)]
-    match = Match(rules, names, balances=[0] * PLAYERS, dealer=seed % PLAYERS, chance=SeededChance(seed + 1))
-    deal = match.start_deal(deck, chance=SeededChance(seed + 2))
-    bots = [GreedyPlayer(seed=seed * 16 + seat) for seat in range(PLAYERS)]
-    found = []
-    while not deal.is_over and len(deal.events) < 200:
-        seat = deal.current_seat
-        observation = deal.observation(seat)
-        if len(observation.legal_actions) > 1:
-            found.append((deal.copy(), observation, bots[seat]))
-        match.apply(bots[seat].act(observation))
-    return found
 
 
 def decision_kind(observation: Any) -> str:
@@ -93,7 +74,8 @@ def play_game(task: tuple[int, str, int, int, list[str], str]) -> tuple[dict[str
     rules = RuleSet.from_preset(preset)
     gains: dict[str, list[float]] = {name: [] for name in variants}
     kinds: list[str] = []
-    for deal, observation, bot in _positions(seed, rules):
+    wants_expert = any(name == "expert" or "+e" in name for name in variants)
+    for deal, observation, bot in greedy_positions(seed, rules):
         legal = observation.legal_actions
         kinds.append(decision_kind(observation))
         ids = [action.id for action in legal]
@@ -110,8 +92,11 @@ def play_game(task: tuple[int, str, int, int, list[str], str]) -> tuple[dict[str
         true_value = values.mean(axis=1)
         ties = [legal.index(action) for action in bot.choices(observation)]
         base = float(np.mean(true_value[ties]))
-        expert = legal.index(
-            make_player("expert", seed=seed * 7919 + len(observation.history)).act(observation)
+        # The expert's move, where a variant asks for it (it is the same for all of them).
+        expert = (
+            legal.index(make_player("expert", seed=seed * 7919 + len(observation.history)).act(observation))
+            if wants_expert
+            else -1
         )
         for name in variants:
             if name == "expert":

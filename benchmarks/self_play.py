@@ -15,6 +15,7 @@ from paiute.cards import pack
 from paiute.chance import SeededChance
 from paiute.deal import Deal
 from paiute.match import Match
+from paiute.observation import Observation
 from paiute.players.greedy import GreedyPlayer
 
 PLAYERS = 4
@@ -34,3 +35,24 @@ def greedy_deal(
     match = Match(rules, names, balances=[0] * players, dealer=index % players, chance=chance)
     deal = match.start_deal(deck, chance=chance)
     return match, deal, [GreedyPlayer(seed=seed) for seed in bot_seeds]
+
+
+def greedy_positions(seed: int, rules: RuleSet) -> list[tuple[Deal, Observation, GreedyPlayer]]:
+    """Every decision with a choice in a deal of greedy against itself at four seats, dealt
+    from ``seed``: a copy of the true deal there (for the labels, never shown to a bot, R9),
+    the seat's observation and the seat's greedy bot."""
+    chance = SeededChance(seed)
+    deck = pack(rules.jokers)
+    chance.shuffle(deck)
+    names = [f"s{seat}" for seat in range(PLAYERS)]
+    match = Match(rules, names, balances=[0] * PLAYERS, dealer=seed % PLAYERS, chance=SeededChance(seed + 1))
+    deal = match.start_deal(deck, chance=SeededChance(seed + 2))
+    bots = [GreedyPlayer(seed=seed * 16 + seat) for seat in range(PLAYERS)]
+    found = []
+    while not deal.is_over and len(deal.events) < 200:
+        seat = deal.current_seat
+        observation = deal.observation(seat)
+        if len(observation.legal_actions) > 1:
+            found.append((deal.copy(), observation, bots[seat]))
+        match.apply(bots[seat].act(observation))
+    return found
