@@ -31,19 +31,19 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from self_play import PLAYERS, greedy_positions
 
 from paiute import RuleSet, SeededChance
 from paiute.actions import DRAW_STOCK, Action
-from paiute.cards import pack
 from paiute.deal import Deal
 from paiute.errors import PaiuteError
-from paiute.match import Match
 from paiute.players.greedy import GreedyPlayer
 from paiute.players.guarded import DEFAULT_WEIGHT, GuardedPlayer
 from paiute.settlement import settle
 
-PLAYERS = 4
 AFTER = ("greedy", "guarded")
 #: Actions after which a rollout is cut and valued as a dead deal (R4.7, R8.5).
 CAP = 400
@@ -99,25 +99,17 @@ def play_game(task: tuple[int, str, int, float]) -> tuple[list[list[float]], int
     """Every departure of one deal of greedy self-play: ``[own, team]`` for each ``after``
     (in the order of :data:`AFTER`), and the number of discards weighed."""
     seed, preset, rollouts, weight = task
-    rules = RuleSet.from_preset(preset)
-    chance = SeededChance(seed)
-    deck = pack(rules.jokers)
-    chance.shuffle(deck)
-    names = [f"s{seat}" for seat in range(PLAYERS)]
-    match = Match(rules, names, balances=[0] * PLAYERS, dealer=seed % PLAYERS, chance=SeededChance(seed + 1))
-    deal = match.start_deal(deck, chance=SeededChance(seed + 2))
-    bots = [GreedyPlayer(seed=seed * 16 + seat) for seat in range(PLAYERS)]
     rows: list[list[float]] = []
     weighed = 0
-    while not deal.is_over and len(deal.events) < 200:
-        seat = deal.current_seat
-        observation = deal.observation(seat)
-        if observation.phase == "discard" and not observation.calls and len(observation.legal_actions) > 1:
+    for deal, observation, bot in greedy_positions(seed, RuleSet.from_preset(preset)):
+        seat = observation.seat
+        assert seat is not None
+        if observation.phase == "discard" and not observation.calls:
             weighed += 1
             guarded = GuardedPlayer(seed=seed * 7919 + len(observation.history), weight=weight).act(
                 observation
             )
-            ties = bots[seat].choices(observation)
+            ties = bot.choices(observation)
             if guarded not in ties:
                 row: list[float] = []
                 for after in AFTER:
@@ -130,7 +122,6 @@ def play_game(task: tuple[int, str, int, float]) -> tuple[list[list[float]], int
                         team.append(mine[1] - statistics.fmean(value[1] for value in theirs))
                     row += [statistics.fmean(own), statistics.fmean(team)]
                 rows.append(row)
-        match.apply(bots[seat].act(observation))
     return rows, weighed
 
 
@@ -190,7 +181,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         mean, half = _interval(values)
         print(f"  seat then played by {after:<8} {scope:<5} {mean:+.4f} ± {half:.4f}")
-        figures["rows"].append({"after": after, "scope": scope, "mean": mean, "half": half})  # type: ignore[attr-defined]
+        # One departure has no interval: its half-width is null in the JSON.
+        row = {"after": after, "scope": scope, "mean": mean, "half": half if math.isfinite(half) else None}
+        figures["rows"].append(row)  # type: ignore[attr-defined]
     print(f"{time.monotonic() - started:.0f} s; load {load:.1f} -> {os.getloadavg()[0]:.1f}")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2, allow_nan=False) + "\n")
