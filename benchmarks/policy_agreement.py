@@ -21,7 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from decision_value import KINDS, _positions, decision_kind
+from decision_value import KINDS, decision_kind
+from self_play import greedy_positions
 
 from paiute import RuleSet
 from paiute.players.pimc import PlayoutPlayer
@@ -43,7 +44,7 @@ def main() -> None:
     tied: Counter[str] = Counter()
     calls: Counter[tuple[bool, bool]] = Counter()
     for game in range(args.games):
-        for _, observation, bot in _positions(args.seed + game, rules):
+        for _, observation, bot in greedy_positions(args.seed + game, rules):
             kind = decision_kind(observation)
             choices = bot.choices(observation)
             move = playout.act(observation)
