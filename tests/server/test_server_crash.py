@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 from server_helpers import ServerProcess, free_port
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from paiute.fairness import verify_deal
 from paiute.record import Record
@@ -128,8 +128,10 @@ class Harness:
             try:
                 async with connect(f"{self.server.ws_url}/ws/tables/{person.table}") as ws:
                     await self._session(ws, person)
-            except (ConnectionClosed, OSError):
-                await asyncio.sleep(0.01)  # killed: wait for the server to be up again
+            except (ConnectionClosed, InvalidHandshake, OSError):
+                # Killed: before, during (no HTTP answer to the upgrade) or after the
+                # handshake. Wait for the server to be up again.
+                await asyncio.sleep(0.01)
 
     async def _session(self, ws: ClientConnection, person: Person) -> None:
         await ws.send(json.dumps({"type": "hello", "token": person.token, "since": person.seen}))
