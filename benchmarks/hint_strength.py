@@ -9,6 +9,12 @@
   level's move unless another action beats it, paired, with its 95% interval above zero.
   This is the hint's move now.
 * ``expert``: the ``expert`` level's move alone (:data:`paiute.hint.HINT_LEVEL`).
+* ``strict``: as ``hint``, but each alternative's interval is widened for the number of
+  alternatives tested at once (Bonferroni: ``k`` alternatives at ``0.05 / k`` each), so that
+  the expert's move is overruled by noise in at most 5% of decisions where nothing beats it.
+
+Each rule after the first is also compared with the first, paired board by board (the same
+deals, the same greedy opponents): a far tighter interval than the two rows apart.
 
 The estimate is made as the hint makes it (the same function, the seat's observation only,
 R9), with ``--core`` (``auto``: compiled where Numba is installed, as ``paiute serve`` and
@@ -33,6 +39,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from statistics import NormalDist
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
@@ -43,10 +50,10 @@ from paiute.actions import Action
 from paiute.hint import HINT_LEVEL, recommend
 from paiute.observation import Observation
 from paiute.players.base import Player, make_player
-from paiute.players.evaluate import estimate_actions
+from paiute.players.evaluate import Estimates, estimate_actions
 from paiute.players.play import play_turn
 
-RULES = ("argmax", "hint", "expert")
+RULES = ("argmax", "hint", "expert", "strict")
 
 
 def _derive(*parts: object) -> int:
@@ -76,7 +83,31 @@ class HintRule:
         estimates = estimate_actions(observation, playouts=self.playouts, seed=seed, core=self.core)
         if self.rule == "argmax":
             return estimates.best().action
+        if self.rule == "strict":
+            return recommend_strictly(estimates, expert)
         return recommend(estimates, expert)
+
+
+def recommend_strictly(estimates: Estimates, expert: Action) -> Action:
+    """:func:`paiute.hint.recommend` with Bonferroni's correction for the alternatives tested."""
+    alternatives = [e for e in estimates.estimates if e.action != expert]
+    if not alternatives:
+        return expert
+    z = NormalDist().inv_cdf(1 - 0.025 / len(alternatives))
+    index = {e.action: i for i, e in enumerate(estimates.estimates)}
+    base = estimates.values[index[expert]]
+    better = []
+    for estimate in alternatives:
+        diffs = [a - b for a, b in zip(estimates.values[index[estimate.action]], base, strict=False)]
+        if len(diffs) < 2:
+            continue
+        mean = math.fsum(diffs) / len(diffs)
+        spread = math.sqrt(math.fsum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs))
+        if mean - z * spread > 0:
+            better.append(estimate)
+    if not better:
+        return expert
+    return max(better, key=lambda estimate: estimate.mean).action
 
 
 def play_board(task: tuple[int, str, int, str, int, str]) -> float:
@@ -131,6 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{args.playouts} determinizations, core {args.core}"
     )
     rows = []
+    per_board: dict[str, list[float]] = {}
     for rule in rules:
         load = os.getloadavg()[0]
         started = time.monotonic()
@@ -142,12 +174,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             with ProcessPoolExecutor(args.workers) as pool:
                 results = list(pool.map(play_board, tasks, chunksize=4))
+        per_board[rule] = results
         mean, low, high = _interval(results)
         rows.append((rule, mean, low, high, time.monotonic() - started, load, os.getloadavg()[0]))
         print(
             f"{rule}: {mean:+.3f} [{low:+.3f}, {high:+.3f}] chips/deal against greedy, "
             f"{time.monotonic() - started:.0f} s, load {load:.1f} -> {os.getloadavg()[0]:.1f}",
             flush=True,
+        )
+    paired = [
+        (rule, *_interval([a - b for a, b in zip(per_board[rule], per_board[rules[0]], strict=True)]))
+        for rule in rules[1:]
+    ]
+    for rule, mean, low, high in paired:
+        print(
+            f"{rule} - {rules[0]}: {mean:+.3f} [{low:+.3f}, {high:+.3f}] chips/deal, paired on the same boards"
         )
     if args.json:
         report = {
@@ -165,6 +206,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "load": [before, after],
                 }
                 for rule, mean, low, high, wall, before, after in rows
+            ],
+            "paired": [
+                {
+                    "rule": rule,
+                    "against": rules[0],
+                    "chips_per_deal": mean,
+                    "ci95": [low, high] if math.isfinite(low) else None,
+                }
+                for rule, mean, low, high in paired
             ],
         }
         Path(args.json).write_text(json.dumps(report, indent=2) + "\n")

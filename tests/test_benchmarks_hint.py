@@ -21,11 +21,45 @@ def test_hint_strength_reports_a_row_for_every_rule(
     argv = ["--boards", "1", "--playouts", "2", "--workers", "1", "--preset", "gamerules", "--json", str(out)]
     assert load_script(SCRIPT, "hint_strength").main(argv) == 0
     report = json.loads(out.read_text())
-    assert [row["rule"] for row in report["rows"]] == ["argmax", "hint", "expert"]
+    assert [row["rule"] for row in report["rows"]] == ["argmax", "hint", "expert", "strict"]
     for row in report["rows"]:
         assert isinstance(row["chips_per_deal"], float)
+    # Every rule after the first, paired with it board by board.
+    assert [(row["rule"], row["against"]) for row in report["paired"]] == [
+        ("hint", "argmax"),
+        ("expert", "argmax"),
+        ("strict", "argmax"),
+    ]
     printed = capsys.readouterr().out
     assert "| `hint` |" in printed
+    assert "strict - argmax: " in printed
+
+
+def test_the_strict_rule_needs_more_than_one_interval_above_zero() -> None:
+    # 9h beats the expert's 2c with its plain 95% interval above zero (t = 2.10 on 20 paired
+    # playouts), not with Bonferroni's for two alternatives (z = 2.24): the hint overrules the
+    # expert, the strict rule does not; a clear win overrules both.
+    from paiute.actions import Action
+    from paiute.cards import Card
+    from paiute.hint import recommend
+    from paiute.players.evaluate import ActionEstimate, Estimates
+
+    module = load_script(SCRIPT, "hint_strength_strict")
+    actions = [Action.discard(Card.parse(text)) for text in ("2c", "9h", "Ks")]
+
+    def estimates(nine: list[float]) -> Estimates:
+        values = [[0.0] * len(nine), nine, [-1.0] * len(nine)]
+        rows = [
+            ActionEstimate(action, sum(row) / len(row), 0.0, 0.0, len(row))
+            for action, row in zip(actions, values, strict=True)
+        ]
+        return Estimates(0, tuple(rows), tuple(tuple(row) for row in values), 3 * len(nine), 0.0)
+
+    close = estimates([1, -1, 1, 1, 0, 1, 1, -1, 1, 1, 0, 1, 0, 0, 1, 0, 1, -1, 0, 0])
+    assert recommend(close, actions[0]) == actions[1]
+    assert module.recommend_strictly(close, actions[0]) == actions[0]
+    clear = estimates([1.0] * 19 + [0.5])
+    assert recommend(clear, actions[0]) == module.recommend_strictly(clear, actions[0]) == actions[1]
 
 
 def test_hint_strength_refuses_an_unknown_rule(capsys: pytest.CaptureFixture[str]) -> None:

@@ -114,6 +114,35 @@ def test_the_search_bot_against_itself_makes_no_blunder():
     assert [d for d in review.decisions if d.mark is Mark.BLUNDER] == []
 
 
+@pytest.mark.parametrize("seed", [6, 7])
+def test_the_reviews_better_action_is_the_hint_at_that_moment(seed):
+    # One coach: what the review says was better is what the hint would have said there, from
+    # the same observation (R9), seed and playouts; the expert's move unless beaten.
+    from paiute.hint import hint
+
+    record = bot_record(3, "greedy:horizon=2", seed=seed)
+    points = {(p.deal, p.action): p for p in review.decision_points(record)}
+    found = review_record(record, playouts=6, seed=seed)
+    assert found.decisions
+    for decision in found.decisions:
+        point = points[decision.deal, decision.action]
+        decision_seed = review._decision_seed(seed, decision.deal, decision.action)
+        told = hint(point.observation, playouts=6, draw_playouts=0, seed=decision_seed)
+        assert (decision.best, decision.expert) == (told.recommended, told.expert)
+        if decision.played == decision.expert and decision.best == decision.expert:
+            assert decision.loss == 0
+            assert decision.mark is None
+
+
+def test_a_move_that_only_shows_more_chips_within_the_noise_is_not_the_better_action():
+    # The expert's move stays the review's better action unless another beats it beyond the
+    # noise: with a single playout no interval can, so the best is always the expert's.
+    record = bot_record(3, "greedy", seed=8)
+    found = review_record(record, playouts=1, seed=0)
+    assert found.decisions
+    assert all(decision.best == decision.expert for decision in found.decisions)
+
+
 @pytest.mark.parametrize("seed", [2, 3])
 def test_r9_review_does_not_depend_on_cards_the_seat_never_saw(seed):
     record = bot_record(3, "greedy", seed=seed)

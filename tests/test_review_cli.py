@@ -15,7 +15,19 @@ from review_helpers import played_record
 
 RECORDS = CONFORMANCE / "records"
 WILD = dict(players=2, dealer=0, hands={1: "3c Kc Kh Kd 9s"}, upcard="3h", stock="2d")
-KEYS = ["deal", "action", "seat", "played", "best", "ev_played", "ev_best", "interval", "loss", "mark"]
+KEYS = [
+    "deal",
+    "action",
+    "seat",
+    "played",
+    "best",
+    "ev_played",
+    "ev_best",
+    "interval",
+    "loss",
+    "mark",
+    "expert",
+]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str | None = None) -> tuple[int, str, str]:

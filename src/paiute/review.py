@@ -8,11 +8,16 @@ moment, never the stock order or another seat's unshown cards (R9.2, R9.3). Ever
 estimated from it with :func:`~paiute.players.evaluate.estimate_actions` (expected chips, R8,
 with a 95% interval, on paired determinizations) and the decision gets:
 
-* ``best``: the action with the highest expected chips; ``ev_best`` and its ``interval``;
+* ``best``: the hint's move there (:func:`paiute.hint.recommend`): the ``expert`` level's
+  move (``expert``, the strongest bot, from the same observation), unless another action's
+  chips less the expert's, paired on the same determinizations, have a 95% interval above
+  zero; then the best of those. Not simply the action with the most chips expected: with a
+  few dozen playouts that argmax follows the noise, and played as a bot it loses to
+  ``greedy`` (``benchmarks/hint_strength.py``). ``ev_best`` and its ``interval``;
 * ``ev_played``: the expected chips of the action played;
 * ``loss``: the paired advantage of the best action over the one played (the mean difference
   on the same determinizations, :meth:`Estimates.advantage
-  <paiute.players.evaluate.Estimates.advantage>`), 0 when the best was played;
+  <paiute.players.evaluate.Estimates.advantage>`), 0 when the best was played or did no better;
 * ``mark``: from the loss relative to the deal's *stake* :func:`deal_stake` (the pot, or with
   ``payout = scale`` what the losers pay for the lowest win), by :data:`THRESHOLDS`:
   ``inaccuracy`` from 0.10 of the stake, ``mistake`` from 0.20, ``blunder`` from 0.30 (lichess
@@ -56,10 +61,12 @@ from dataclasses import dataclass
 from paiute.actions import Action, ActionKind
 from paiute.chance import RecordedChance
 from paiute.errors import N_, PaiuteError
+from paiute.hint import HINT_LEVEL, recommend
 from paiute.i18n import Translator
 from paiute.match import Match
 from paiute.observation import Observation
 from paiute.parallel import default_workers, parallel_map
+from paiute.players.base import make_player
 from paiute.players.evaluate import estimate_actions
 from paiute.record import Record
 from paiute.rules import RuleSet
@@ -200,7 +207,7 @@ class Decision:
     action: int
     seat: int
     played: Action
-    best: Action
+    best: Action  # the hint's move (paiute.hint.recommend)
     ev_played: float
     ev_best: float
     interval: tuple[float, float]  # ev_best's 95% interval
@@ -208,6 +215,7 @@ class Decision:
     loss_interval: tuple[float, float]  # the paired advantage's 95% interval
     mark: Mark | None
     stake: float
+    expert: Action  # the expert level's move (HINT_LEVEL), which ``best`` is unless beaten
 
     @property
     def accuracy(self) -> float:
@@ -225,6 +233,7 @@ class Decision:
             "interval": [_round(self.interval[0]), _round(self.interval[1])],
             "loss": _round(self.loss),
             "mark": None if self.mark is None else self.mark.value,
+            "expert": str(self.expert),
         }
 
 
@@ -361,14 +370,15 @@ def _decision_seed(seed: int, deal: int, action: int) -> int:
 def review_point(
     point: DecisionPoint, playouts: int = DEFAULT_PLAYOUTS, budget_ms: float | None = None, seed: int = 0
 ) -> Decision:
-    """Review one decision from the seat's observation only (R9)."""
+    """Review one decision from the seat's observation only (R9): the hint's move there is
+    the best (:func:`paiute.hint.recommend`)."""
+    decision_seed = _decision_seed(seed, point.deal, point.action)
     estimates = estimate_actions(
-        point.observation,
-        playouts=playouts,
-        budget_ms=budget_ms,
-        seed=_decision_seed(seed, point.deal, point.action),
+        point.observation, playouts=playouts, budget_ms=budget_ms, seed=decision_seed
     )
-    best = estimates.best()
+    # The expert decides from the observation alone (R9), with the decision's own generator.
+    expert = make_player(HINT_LEVEL, seed=decision_seed).act(point.observation)
+    best = estimates.of(recommend(estimates, expert))
     played = estimates.of(point.played)
     if best.action == played.action:
         loss, low, high = 0.0, 0.0, 0.0
@@ -388,6 +398,7 @@ def review_point(
         loss_interval=(low, high),
         mark=mark_for(loss, low, point.stake),
         stake=point.stake,
+        expert=expert,
     )
 
 

@@ -28,9 +28,10 @@ _EPILOG = N_("""\
 Every decision of the chosen seats (a turn point with more than one legal action) is
 estimated from that seat's view at that moment only (R9: never the stock or another
 seat's hidden cards): every legal action's expected chips, from playouts of the deal
-on the same samples of the unseen cards. The loss is what the best action is worth
-more than the action played. Marks, by the loss as a share of the deal's stake (the pot;
-with payout=scale, what the others pay for a Paiute):
+on the same samples of the unseen cards. The best action is the hint's (paiute hint):
+the expert level's move, unless another beats it beyond the noise. The loss is what the
+best action is worth more than the action played. Marks, by the loss as a share of the
+deal's stake (the pot; with payout=scale, what the others pay for a Paiute):
   inaccuracy  from 0.10 of the stake
   mistake     from 0.20
   blunder     from 0.30
@@ -42,7 +43,8 @@ See docs/review.md.
 
 --json prints one object a line per decision, then one summary line:
   {"deal": 0, "action": 1, "seat": 1, "played": "discard As", "best": "call 3d",
-   "ev_played": -0.9, "ev_best": 2.8, "interval": [2.6, 3.0], "loss": 3.7, "mark": "blunder"}
+   "ev_played": -0.9, "ev_best": 2.8, "interval": [2.6, 3.0], "loss": 3.7, "mark": "blunder",
+   "expert": "call 3d"}
   {"summary": [{"seat": 1, "decisions": 9, "loss": 4.1, "inaccuracy": 0, "mistake": 1,
    "blunder": 1, "accuracy": 61.3}], "playouts": 16, "seed": 0}
 A record that is malformed or breaks a rule is refused as paiute replay refuses it (exit 1).
