@@ -134,6 +134,42 @@ def test_the_reviews_better_action_is_the_hint_at_that_moment(seed):
             assert decision.mark is None
 
 
+def test_a_move_that_did_no_worse_than_the_hints_is_not_told_a_better_one():
+    # The expert would have thrown 9s; the seat threw 2d and the paired playouts found it no
+    # worse (loss 0): the review names no better action, in any view.
+    from paiute.actions import Action
+    from paiute.i18n import translator
+    from paiute.tui.review_screen import mark_note
+
+    played, hinted = Action.parse("discard 2d"), Action.parse("discard 9s")
+    decision = review.Decision(
+        deal=0,
+        action=1,
+        seat=1,
+        played=played,
+        best=hinted,
+        ev_played=0.4,
+        ev_best=0.3,
+        interval=(0.1, 0.5),
+        loss=0.0,
+        loss_interval=(-0.2, 0.0),
+        mark=None,
+        stake=2.0,
+        expert=hinted,
+    )
+    assert decision.better is None
+    assert "better" not in mark_note(decision, translator("en"))
+    worse = review.Decision(
+        **{**_fields(decision), "ev_played": 0.1, "loss": 0.2, "loss_interval": (0.05, 0.35)}
+    )
+    assert worse.better == hinted
+    assert "better discard 9" in mark_note(worse, translator("en"))
+
+
+def _fields(decision: review.Decision) -> dict[str, Any]:
+    return {name: getattr(decision, name) for name in review.Decision.__dataclass_fields__}
+
+
 def test_a_move_that_only_shows_more_chips_within_the_noise_is_not_the_better_action():
     # The expert's move stays the review's better action unless another beats it beyond the
     # noise: with a single playout no interval can, so the best is always the expert's.

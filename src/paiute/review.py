@@ -221,6 +221,13 @@ class Decision:
     def accuracy(self) -> float:
         return move_accuracy(self.loss, self.stake)
 
+    @property
+    def better(self) -> Action | None:
+        """The action to name as better than the one played: ``best``, where it is another
+        action and worth more on the paired playouts; None where the move played was the hint's
+        or did no worse than it (a move the expert did not make is no error in itself)."""
+        return self.best if self.best != self.played and self.loss > 0 else None
+
     def to_json(self) -> dict[str, object]:
         return {
             "deal": self.deal,

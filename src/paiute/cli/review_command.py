@@ -184,7 +184,8 @@ def _chips(value: float, tr: Translator) -> str:
 
 def _row(decision: Decision, tr: Translator) -> list[str]:
     mark = "" if decision.mark is None else tr.gettext(MARK_WORDS[decision.mark])
-    best = "" if decision.best == decision.played else action_words(decision.best, tr)
+    better = decision.better
+    best = "" if better is None else action_words(better, tr)
     return [
         tr.number(decision.deal),
         tr.number(decision.action),

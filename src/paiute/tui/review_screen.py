@@ -83,13 +83,14 @@ def mark_note(decision: Decision, tr: Translator) -> str:
     """One decision in a line: the mark, the better action and the chips it was worth."""
     played = action_words(decision.played, tr)
     ev_played = tr.number(round(decision.ev_played, 2))
-    if decision.best == decision.played:
+    better = decision.better
+    if better is None:
         return tr.gettext(N_("{played}: the best action found ({ev} chips)"), played=played, ev=ev_played)
     text = tr.gettext(
         N_("{played} ({ev_played} chips): better {best} ({ev_best} chips)"),
         played=played,
         ev_played=ev_played,
-        best=action_words(decision.best, tr),
+        best=action_words(better, tr),
         ev_best=tr.number(round(decision.ev_best, 2)),
     )
     if decision.mark is None:

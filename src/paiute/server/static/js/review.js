@@ -82,15 +82,17 @@ export function renderStep(container, review, step, name) {
   if (decision.mark) {
     line.append(el("span", `tag mark mark-${decision.mark}`, t(`review.mark.${decision.mark}`)));
   }
-  const text =
-    decision.best === decision.played
-      ? t("review.step.best", { name: name(decision.seat), played: chips(decision.ev_played) })
-      : t("review.step.better", {
-          name: name(decision.seat),
-          best: actionWords(decision.best),
-          ev_best: chips(decision.ev_best),
-          ev_played: chips(decision.ev_played),
-        });
+  // The better action is named only where it is another and worth more (Decision.better):
+  // a move that did no worse than the hint's is no error in itself.
+  const better = decision.best !== decision.played && decision.loss > 0;
+  const text = better
+    ? t("review.step.better", {
+        name: name(decision.seat),
+        best: actionWords(decision.best),
+        ev_best: chips(decision.ev_best),
+        ev_played: chips(decision.ev_played),
+      })
+    : t("review.step.best", { name: name(decision.seat), played: chips(decision.ev_played) });
   line.append(el("span", "", text));
   container.append(line);
 }
