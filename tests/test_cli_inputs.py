@@ -195,3 +195,29 @@ def test_missing_path_is_a_usage_error_everywhere(
     assert len(lines(out, err)) == 1
     assert "cannot read" in err
     assert "nowhere.json" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["hint", "--deal", "0", "--action", "1", "--playouts", "100000000"],
+            "--playouts must be from 1 to 1000000",
+        ),
+        (
+            ["hint", "--deal", "0", "--action", "1", "--draw-playouts", "99999999999"],
+            "--draw-playouts from 0 to 1000000",
+        ),
+        (["review", "--playouts", "999999999"], "--playouts must be from 1 to 1000000, not 999999999"),
+    ],
+    ids=["hint-playouts", "hint-draw-playouts", "review-playouts"],
+)
+def test_a_search_budget_beyond_the_bound_is_a_usage_error_not_a_hang_or_a_crash(
+    capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    # Each playout's values are held in memory: an unbounded count ran out of it (a NumPy
+    # MemoryError traceback) or never ended. Refused before any work, exit 2.
+    status, out, err = run(capsys, argv[0], str(RECORDS / "ok_000.json"), *argv[1:])
+    assert status == 2
+    assert said in err
+    assert "Traceback" not in out + err

@@ -114,3 +114,34 @@ def test_an_illegal_choice_is_refused_with_the_rule() -> None:
     match = Match(RuleSet(), 2, chance=SeededChance(1))
     with pytest.raises(PlayerError, match=r"R4\.2"):
         play_deal(match, [Cheat(), Cheat()])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        ("pimc:iterations=1000000000000", "iterations must be from 1 to 1000000"),
+        ("mc:iterations=1000000000", "iterations must be from 1 to 1000000"),
+        ("ismcts:workers=100000", "workers must be from 1 to 64"),
+        ("pimc:workers=0", "workers must be from 1 to 64"),
+        ("pimc:ms=1e300", "ms must be more than 0 and at most 600000"),
+        ("ismcts:ms=nan", "ms must be more than 0 and at most 600000"),
+    ],
+)
+def test_a_search_budget_beyond_the_bounds_is_refused_when_the_player_is_chosen(spec: str, said: str) -> None:
+    # pimc:iterations=10**12 asked NumPy for 44 TiB; ismcts:workers=100000 would start as many
+    # processes. Refused with the bound, before any work (paiute.players.base.check_budget).
+    with pytest.raises(PlayerError, match=said):
+        make_player(spec)
+
+
+def test_the_estimator_refuses_more_playouts_than_the_bound() -> None:
+    from paiute import Deal, RuleSet, SeededChance
+    from paiute.players.base import MAX_ITERATIONS
+    from paiute.players.evaluate import estimate_actions
+
+    deal = Deal.new(RuleSet(), players=3, dealer=0, chance=SeededChance(1))
+    observation = deal.observation(deal.current_seat)
+    with pytest.raises(PlayerError, match="playouts must be from 1 to 1000000"):
+        estimate_actions(observation, playouts=MAX_ITERATIONS + 1)
+    with pytest.raises(PlayerError, match="budget must be at most"):
+        estimate_actions(observation, budget_ms=float("nan"))

@@ -70,7 +70,7 @@ from paiute.evaluator import Evaluator
 from paiute.observation import Observation
 from paiute.odds import wilson
 from paiute.outs import Unseen, completing
-from paiute.players.base import PlayerError, make_player
+from paiute.players.base import MAX_ITERATIONS, PlayerError, make_player
 from paiute.players.evaluate import ActionEstimate, Estimates, estimate_actions
 from paiute.players.feed import FeedModel, next_seat
 from paiute.players.greedy import GreedyPlayer
@@ -279,8 +279,8 @@ def hint(
     seat = observation.seat
     if seat is None or not observation.legal_actions:
         raise PlayerError("only the seat to move has a hint")
-    if draw_playouts < 0:
-        raise PlayerError(f"draw playouts must be at least 0, not {draw_playouts!r}")
+    if not 0 <= draw_playouts <= MAX_ITERATIONS:
+        raise PlayerError(f"draw playouts must be from 0 to {MAX_ITERATIONS}, not {draw_playouts!r}")
     deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
     moves_ms = None if budget_ms is None else 0.75 * budget_ms
     estimates = estimate_actions(observation, playouts=playouts, budget_ms=moves_ms, seed=seed)

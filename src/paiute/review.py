@@ -66,7 +66,7 @@ from paiute.i18n import Translator
 from paiute.match import Match
 from paiute.observation import Observation
 from paiute.parallel import default_workers, parallel_map
-from paiute.players.base import make_player
+from paiute.players.base import MAX_ITERATIONS, make_player
 from paiute.players.evaluate import estimate_actions
 from paiute.record import Record
 from paiute.rules import RuleSet
@@ -462,8 +462,8 @@ def review_record(
     up to two processes for a long review (:data:`PARALLEL_FROM`), else this one. ``progress``
     is called with (done, total) after each decision.
     """
-    if playouts < 1:
-        raise ReviewError(N_("playouts must be at least 1, not {n}"), n=playouts)
+    if not 1 <= playouts <= MAX_ITERATIONS:
+        raise ReviewError(N_("playouts must be from 1 to {most}, not {n}"), most=MAX_ITERATIONS, n=playouts)
     chosen = list(range(len(record.players))) if seats is None else sorted(set(seats))
     points = decision_points(record, chosen, deal)
     jobs = [(point, playouts, budget_ms, seed) for point in points]

@@ -11,6 +11,7 @@ from paiute.cli.common import add_record_arguments, read_record
 from paiute.errors import N_, RecordError
 from paiute.hint import DEFAULT_DRAW_PLAYOUTS, DEFAULT_PLAYOUTS, PositionError, hint, position_before
 from paiute.i18n import Translator, translator
+from paiute.players.base import MAX_ITERATIONS
 from paiute.record import ReplayError
 from paiute.tui.describe import cards_text
 from paiute.tui.hint_view import hint_lines
@@ -82,8 +83,11 @@ def register(commands: Any, tr: Translator | None = None) -> None:
 def run(args: argparse.Namespace) -> int:
     tr: Translator = getattr(args, "translator", None) or translator()
     command = "hint"
-    if args.playouts < 1 or args.draw_playouts < 0:
-        message = tr.gettext(N_("--playouts must be at least 1 and --draw-playouts at least 0"))
+    if not (1 <= args.playouts <= MAX_ITERATIONS and 0 <= args.draw_playouts <= MAX_ITERATIONS):
+        message = tr.gettext(
+            N_("--playouts must be from 1 to {most} and --draw-playouts from 0 to {most}"),
+            most=MAX_ITERATIONS,
+        )
         print(
             tr.gettext(N_("paiute {command}: error: {message}"), command=command, message=message),
             file=sys.stderr,

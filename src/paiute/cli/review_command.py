@@ -12,6 +12,7 @@ from paiute.cli.common import add_record_arguments, args_translator, localized_d
 from paiute.cli.replay_command import load_replayed
 from paiute.errors import N_
 from paiute.i18n import Translator, translator
+from paiute.players.base import MAX_ITERATIONS
 from paiute.record import Record
 from paiute.review import (
     DEFAULT_PLAYOUTS,
@@ -107,8 +108,10 @@ def register(commands: Any, tr: Translator | None = None) -> None:
 
 def run(args: argparse.Namespace) -> int:
     tr = args_translator(args)
-    if args.playouts < 1:
-        raise ReviewError(N_("--playouts must be at least 1, not {n}"), n=args.playouts)
+    if not 1 <= args.playouts <= MAX_ITERATIONS:
+        raise ReviewError(
+            N_("--playouts must be from 1 to {most}, not {n}"), most=MAX_ITERATIONS, n=args.playouts
+        )
     if args.budget is not None and not args.budget > 0:
         raise ReviewError(N_("--budget must be more than 0 milliseconds"))
     if args.workers is not None and args.workers < 1:

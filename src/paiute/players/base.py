@@ -24,10 +24,14 @@ from paiute.errors import PaiuteError
 from paiute.observation import Observation
 
 __all__ = [
+    "MAX_ITERATIONS",
+    "MAX_MS",
+    "MAX_WORKERS",
     "PLAYERS",
     "Player",
     "PlayerError",
     "PlayerInfo",
+    "check_budget",
     "make_player",
     "parse_spec",
     "prepare_player",
@@ -37,6 +41,36 @@ __all__ = [
 
 class PlayerError(PaiuteError):
     """An unknown player name, a bad option, or a player that chose an illegal action."""
+
+
+#: The most a search may be asked for, whoever asks (a spec such as ``pimc:iterations=N``, a
+#: hint's or a review's playouts): a decision's playout values are held in memory (8 bytes an
+#: action and a playout, some 64 MB at this bound), and ``workers`` start threads or processes.
+#: Beyond these a request is refused with a clear error, not a crash or a machine brought down.
+MAX_ITERATIONS = 1_000_000
+#: A time budget of ten minutes a decision.
+MAX_MS = 600_000.0
+#: Threads or processes one search may start.
+MAX_WORKERS = 64
+
+
+def check_budget(
+    *, iterations: int | None = None, ms: float | None = None, workers: int | None = None
+) -> None:
+    """Refuse a search budget outside the bounds above (``ValueError``, saying which).
+
+    >>> check_budget(iterations=400, ms=100.0, workers=2)
+    >>> check_budget(iterations=10**12)
+    Traceback (most recent call last):
+    ...
+    ValueError: iterations must be from 1 to 1000000, not 1000000000000
+    """
+    if iterations is not None and not 1 <= iterations <= MAX_ITERATIONS:
+        raise ValueError(f"iterations must be from 1 to {MAX_ITERATIONS}, not {iterations}")
+    if ms is not None and not 0 < ms <= MAX_MS:
+        raise ValueError(f"ms must be more than 0 and at most {MAX_MS:.0f}, not {ms}")
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers must be from 1 to {MAX_WORKERS}, not {workers}")
 
 
 @runtime_checkable

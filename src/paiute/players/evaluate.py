@@ -38,7 +38,7 @@ from paiute.actions import Action
 from paiute.chance import SeededChance
 from paiute.deal import Deal
 from paiute.observation import Observation
-from paiute.players.base import Player, PlayerError
+from paiute.players.base import MAX_ITERATIONS, MAX_MS, MAX_WORKERS, Player, PlayerError
 from paiute.players.greedy import GreedyPlayer
 from paiute.settlement import settle
 
@@ -201,10 +201,12 @@ def estimate_actions(
         raise PlayerError("only the seat to move has legal actions to estimate")
     if core not in CORES:
         raise PlayerError(f"core must be one of {', '.join(CORES)}, not {core!r}")
-    if playouts is not None and playouts < 1:
-        raise PlayerError(f"playouts must be at least 1, not {playouts!r}")
-    if workers < 1:
-        raise PlayerError(f"workers must be at least 1, not {workers!r}")
+    if playouts is not None and not 1 <= playouts <= MAX_ITERATIONS:
+        raise PlayerError(f"playouts must be from 1 to {MAX_ITERATIONS}, not {playouts!r}")
+    if budget_ms is not None and not budget_ms <= MAX_MS:  # NaN too
+        raise PlayerError(f"the budget must be at most {MAX_MS:.0f} ms, not {budget_ms!r}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise PlayerError(f"workers must be from 1 to {MAX_WORKERS}, not {workers!r}")
     if policy is not None and policy not in POLICIES:
         raise PlayerError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     if belief not in BELIEFS:

@@ -57,7 +57,7 @@ from typing import Any
 from paiute.actions import Action
 from paiute.compiled import available, warm
 from paiute.observation import Observation
-from paiute.players.base import PlayerError, register
+from paiute.players.base import PlayerError, check_budget, register
 from paiute.players.evaluate import BELIEFS, POLICIES
 from paiute.players.greedy import GreedyPlayer
 from paiute.players.guarded import GuardedPlayer
@@ -112,12 +112,7 @@ class PIMCPlayer:
         policy: str = "playout",
         baseline: str = "greedy",
     ) -> None:
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if ms is not None and ms <= 0:
-            raise ValueError(f"ms must be positive, not {ms}")
-        if workers < 1:
-            raise ValueError(f"workers must be at least 1, not {workers}")
+        check_budget(iterations=iterations, ms=ms, workers=workers)
         if z < 0:
             raise ValueError(f"z must not be negative, not {z}")
         if policy not in POLICIES:

@@ -78,7 +78,7 @@ from typing import Any, Self
 
 from paiute.actions import Action
 from paiute.observation import Observation
-from paiute.players.base import PlayerError, register
+from paiute.players.base import PlayerError, check_budget, register
 from paiute.players.search_shares import DISCOUNT, ROLLOUT_CAP, SearchConfig, ShareResult, search_share
 from paiute.players.search_workers import SearchWorkers
 
@@ -131,12 +131,7 @@ class _SearchPlayer:
         utility: str,
         rollout: str,
     ) -> None:
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if ms is not None and ms <= 0:
-            raise ValueError(f"ms must be positive, not {ms}")
-        if workers < 1:
-            raise ValueError(f"workers must be at least 1, not {workers}")
+        check_budget(iterations=iterations, ms=ms, workers=workers)
         if utility not in _UTILITIES:
             raise ValueError(f"utility must be one of {', '.join(_UTILITIES)}, not {utility!r}")
         if rollout not in _ROLLOUTS:
