@@ -41,6 +41,21 @@ def test_serve_bad_database_is_one_line(url: str, words: str, capsys: pytest.Cap
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("value", ["lots", "0", "99999999999", ""])
+def test_serve_bad_review_playouts_is_one_line_before_it_starts(
+    value: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It was int() at import: a ValueError traceback, or a server whose reviews all failed.
+    monkeypatch.setenv("PAIUTE_REVIEW_PLAYOUTS", value)
+    assert main(["serve", "--db", f"sqlite:///{tmp_path / 'x.db'}"]) == 2
+    err = capsys.readouterr().err
+    assert f"PAIUTE_REVIEW_PLAYOUTS={value!r}" in err
+    assert "from 1 to 1000000" in err
+    assert err.count("\n") == 1
+    assert "Traceback" not in err
+    assert not (tmp_path / "x.db").exists()  # refused before anything was made
+
+
 def test_serve_runs_as_a_process_and_prints_its_address(tmp_path: Path) -> None:
     command = [
         sys.executable,

@@ -266,6 +266,7 @@ def run(args: argparse.Namespace) -> int:
         from paiute.server.httpproto import http_protocol
         from paiute.server.limits import Limits
         from paiute.server.migrate import upgrade
+        from paiute.server.reviews import review_playouts
         from paiute.server.service import Settings
         from paiute.server.wsproto import PER_MESSAGE_DEFLATE, websocket_protocol
     except ImportError as error:
@@ -282,6 +283,7 @@ def run(args: argparse.Namespace) -> int:
         raise PaiuteError(
             "--max-tables-per-address, --max-seats-per-address and --max-connections are 1 or more"
         )
+    review_playouts()  # PAIUTE_REVIEW_PLAYOUTS: a bad value is one line here, not a crash later
     url = database_url(args.db, args.data_dir)
     store = Store(url)  # a bad URL: one clear line (DatabaseError is a PaiuteError)
     try:

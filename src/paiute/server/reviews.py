@@ -10,7 +10,7 @@ server process sharing the database). A deal in progress is never reviewed: afte
 nothing is hidden (R9.3), before it a review would tell who holds what.
 
 Each decision is estimated from its seat's observation at that moment only (R9), with
-:data:`REVIEW_PLAYOUTS` playouts (``PAIUTE_REVIEW_PLAYOUTS`` changes it) and seed 0, so the
+:func:`review_playouts` playouts (``PAIUTE_REVIEW_PLAYOUTS`` changes it) and seed 0, so the
 review is the one ``paiute review`` makes of the table's record.
 """
 
@@ -21,6 +21,7 @@ import concurrent.futures
 import contextlib
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,19 +29,48 @@ from fastapi import APIRouter, FastAPI, Request
 from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from paiute.errors import PaiuteError
 from paiute.i18n import N_
 from paiute.parallel import process_pool, stop_pool
+from paiute.players.base import MAX_ITERATIONS
 from paiute.record import Record
 from paiute.review import DEFAULT_PLAYOUTS, Decision, DecisionPoint, Review, decision_points, summarize
 from paiute.server.api import ERROR_RESPONSES, DealNumber, Limited, TableId, service_of
 from paiute.server.db import _Json, metadata
 from paiute.server.errors import ServiceError
 
-__all__ = ["MAX_QUEUED", "REVIEW_PLAYOUTS", "Reviewer", "reviews_table", "router", "shutdown"]
+__all__ = ["MAX_QUEUED", "Reviewer", "review_playouts", "reviews_table", "router", "shutdown"]
 
-#: Playouts per decision on the server (a time budget would make a stored review depend on the
-#: load of the moment).
-REVIEW_PLAYOUTS = max(1, int(os.environ.get("PAIUTE_REVIEW_PLAYOUTS", DEFAULT_PLAYOUTS)))
+
+def review_playouts(environ: Mapping[str, str] = os.environ) -> int:
+    """Playouts per decision on the server: ``PAIUTE_REVIEW_PLAYOUTS``, else the review's
+    default (a time budget would make a stored review depend on the load of the moment).
+
+    A value that is not a whole number from 1 to :data:`~paiute.players.base.MAX_ITERATIONS`
+    is refused, quoted (:class:`~paiute.errors.PaiuteError`): ``paiute serve`` says so in one
+    line before it starts.
+
+    >>> review_playouts({"PAIUTE_REVIEW_PLAYOUTS": "6"})
+    6
+    >>> review_playouts({"PAIUTE_REVIEW_PLAYOUTS": "lots"})
+    Traceback (most recent call last):
+    ...
+    paiute.errors.PaiuteError: PAIUTE_REVIEW_PLAYOUTS='lots': playouts per decision are a whole number from 1 to 1000000
+    """
+    text = environ.get("PAIUTE_REVIEW_PLAYOUTS")
+    if text is None:
+        return DEFAULT_PLAYOUTS
+    try:
+        playouts = int(text.strip())
+    except ValueError:
+        playouts = 0
+    if not 1 <= playouts <= MAX_ITERATIONS:
+        raise PaiuteError(
+            f"PAIUTE_REVIEW_PLAYOUTS={text!r}: playouts per decision are a whole number from 1 to {MAX_ITERATIONS}"
+        )
+    return playouts
+
+
 #: Reviews waiting or running at once, per process; more are refused (503) until some finish.
 MAX_QUEUED = 64
 REVIEW_SEED = 0
@@ -87,9 +117,9 @@ def review_json(record: Record, number: int, review: Review) -> dict[str, Any]:
 class Reviewer:
     """The review queue of one server process: one review at a time, in one worker process."""
 
-    def __init__(self, app: FastAPI, playouts: int = REVIEW_PLAYOUTS) -> None:
+    def __init__(self, app: FastAPI, playouts: int | None = None) -> None:
         self._store = app.state.store
-        self.playouts = playouts
+        self.playouts = review_playouts() if playouts is None else playouts
         self._jobs: dict[tuple[str, int], _Job] = {}
         self._queue: asyncio.Queue[_Job] = asyncio.Queue()
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
