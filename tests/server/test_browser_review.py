@@ -59,6 +59,12 @@ def play_one_deal(server: Server, rng: random.Random) -> str:
     raise AssertionError("the match did not end")
 
 
+def told_better(decision: dict[str, Any]) -> bool:
+    """Whether the page names a better action at this decision (paiute.review.Decision.better):
+    the best is another action and worth more on the paired playouts."""
+    return bool(decision["best"] != decision["played"] and decision["loss"] > 0)
+
+
 def reviewed(server: Server, table_id: str) -> dict[str, Any]:
     """The review of the table's deal, asked for over the API until it is ready."""
     deadline = time.monotonic() + 120
@@ -87,7 +93,7 @@ def test_replay_page_shows_the_review_marks_better_actions_and_chart(
     # The deal is shuffled by the server (R10.1), so a short one may leave no better action to
     # show (a call at the first chance): then more one-deal tables, until a review has one.
     tables = 1
-    while not any(d["best"] != d["played"] for d in reviewed(server, table_id)["decisions"]):
+    while not any(told_better(d) for d in reviewed(server, table_id)["decisions"]):
         assert tables < 6, f"{tables} deals of random play and no better action in their reviews"
         table_id = play_one_deal(server, rng)
         tables += 1
@@ -104,7 +110,7 @@ def test_replay_page_shows_the_review_marks_better_actions_and_chart(
         expect(item).to_contain_text(f"blunders: {summary['blunder']}")
         expect(item).to_contain_text(f"mistakes: {summary['mistake']}")
     # The step of the worst of the better actions shows it, with its mark if it has one.
-    worse = [d for d in review["decisions"] if d["best"] != d["played"]]
+    worse = [d for d in review["decisions"] if told_better(d)]
     decision = max(worse, key=lambda d: d["loss"])
     if decision["mark"]:  # the marks are listed under their seat, in the order of play
         of_seat = [d for d in marked if d["seat"] == decision["seat"]]
@@ -120,6 +126,15 @@ def test_replay_page_shows_the_review_marks_better_actions_and_chart(
     expect(line).to_have_attribute("data-mark", decision["mark"] or "none")
     if decision["mark"]:
         expect(line.locator(".mark")).to_have_text(decision["mark"])
+    # A move that was not the hint's but did no worse on the playouts is told no better one.
+    for other in review["decisions"]:
+        if other["best"] != other["played"] and not told_better(other):
+            page.keyboard.press("Home")
+            for _ in range(other["action"] + 1):
+                page.keyboard.press("ArrowRight")
+            expect(page.locator("#replay-step")).to_contain_text(f"Step {other['action'] + 1} of")
+            expect(page.locator("#review-step .review-line")).not_to_contain_text("better")
+            break
     page.keyboard.press("Home")
     expect(page.locator("#review-step")).to_have_text("")
     assert not errors
