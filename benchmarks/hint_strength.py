@@ -5,13 +5,17 @@
 * ``argmax``: the action with the most chips expected in the hint's playouts
   (:func:`paiute.players.evaluate.estimate_actions`, ``--playouts`` determinizations). The hint
   recommended this before 2026-12-05.
-* ``hint``: what :func:`paiute.hint.recommend` picks from the same estimates: the ``expert``
-  level's move unless another action beats it, paired, with its 95% interval above zero.
-  This is the hint's move now.
-* ``expert``: the ``expert`` level's move alone (:data:`paiute.hint.HINT_LEVEL`).
-* ``strict``: as ``hint``, but each alternative's interval is widened for the number of
+* ``expert``: the ``expert`` level's move (:data:`paiute.hint.HINT_LEVEL`). The hint's move
+  since the fifth session of 2026-12-05.
+* ``overrule``: the expert's move unless another action beats it, paired on the same
+  estimates, with its 95% interval above zero; then the best of those (the hint's move in the
+  fourth session of 2026-12-05).
+* ``strict``: as ``overrule``, but each alternative's interval is widened for the number of
   alternatives tested at once (Bonferroni: ``k`` alternatives at ``0.05 / k`` each), so that
   the expert's move is overruled by noise in at most 5% of decisions where nothing beats it.
+* ``last-round``: as ``overrule`` after the first call (R7.2), the expert's move before it,
+  where the expert guards its discards and the playouts, played by greedy, cannot value the
+  guard.
 
 Each rule after the first is also compared with the first, paired board by board (the same
 deals, the same greedy opponents): a far tighter interval than the two rows apart.
@@ -22,9 +26,9 @@ R9), with ``--core`` (``auto``: compiled where Numba is installed, as ``paiute s
 bare ``paiute play`` install, some 200 playouts a second, so use few boards). The plan and the
 draws left, which do not change the move, are not worked out.
 
-    .venv/bin/python benchmarks/hint_strength.py --boards 1000               # ~3 minutes, compiled
+    .venv/bin/python benchmarks/hint_strength.py --boards 1000               # ~5 minutes, compiled
     .venv/bin/python benchmarks/hint_strength.py --core python --boards 30 --playouts 24
-    .venv/bin/python benchmarks/hint_strength.py --preset gamerules --rules hint,argmax --json out.json
+    .venv/bin/python benchmarks/hint_strength.py --rules expert,overrule,strict --boards 10000
 """
 
 from __future__ import annotations
@@ -47,13 +51,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from self_play import PLAYERS, greedy_deal
 
 from paiute.actions import Action
-from paiute.hint import HINT_LEVEL, recommend
+from paiute.hint import HINT_LEVEL
 from paiute.observation import Observation
 from paiute.players.base import Player, make_player
 from paiute.players.evaluate import Estimates, estimate_actions
 from paiute.players.play import play_turn
 
-RULES = ("argmax", "hint", "expert", "strict")
+RULES = ("argmax", "overrule", "expert", "strict", "last-round")
 
 
 def _derive(*parts: object) -> int:
@@ -83,17 +87,19 @@ class HintRule:
         estimates = estimate_actions(observation, playouts=self.playouts, seed=seed, core=self.core)
         if self.rule == "argmax":
             return estimates.best().action
-        if self.rule == "strict":
-            return recommend_strictly(estimates, expert)
-        return recommend(estimates, expert)
+        if self.rule == "last-round" and not observation.calls:
+            return expert
+        return overrule(estimates, expert, strict=self.rule == "strict")
 
 
-def recommend_strictly(estimates: Estimates, expert: Action) -> Action:
-    """:func:`paiute.hint.recommend` with Bonferroni's correction for the alternatives tested."""
+def overrule(estimates: Estimates, expert: Action, *, strict: bool = False) -> Action:
+    """``expert``, unless some action's chips less the expert's, paired on the same
+    determinizations, have their 95% interval above zero (``strict``: widened by Bonferroni's
+    correction for the alternatives tested); then the best of those by mean."""
     alternatives = [e for e in estimates.estimates if e.action != expert]
     if not alternatives:
         return expert
-    z = NormalDist().inv_cdf(1 - 0.025 / len(alternatives))
+    z = NormalDist().inv_cdf(1 - 0.025 / (len(alternatives) if strict else 1))
     index = {e.action: i for i, e in enumerate(estimates.estimates)}
     base = estimates.values[index[expert]]
     better = []

@@ -8,12 +8,11 @@ moment, never the stock order or another seat's unshown cards (R9.2, R9.3). Ever
 estimated from it with :func:`~paiute.players.evaluate.estimate_actions` (expected chips, R8,
 with a 95% interval, on paired determinizations) and the decision gets:
 
-* ``best``: the hint's move there (:func:`paiute.hint.recommend`): the ``expert`` level's
-  move (``expert``, the strongest bot, from the same observation), unless another action's
-  chips less the expert's, paired on the same determinizations, have a 95% interval above
-  zero; then the best of those. Not simply the action with the most chips expected: with a
-  few dozen playouts that argmax follows the noise, and played as a bot it loses to
-  ``greedy`` (``benchmarks/hint_strength.py``). ``ev_best`` and its ``interval``;
+* ``best``: the hint's move there, the ``expert`` level's move (``expert``, the strongest bot,
+  from the same observation; :mod:`paiute.hint` says why the playouts explain it and never
+  overrule it). Not the action with the most chips expected: with a few dozen playouts that
+  argmax follows the noise, and played as a bot it loses to ``greedy``
+  (``benchmarks/hint_strength.py``). ``ev_best`` and its ``interval``;
 * ``ev_played``: the expected chips of the action played;
 * ``loss``: the paired advantage of the best action over the one played (the mean difference
   on the same determinizations, :meth:`Estimates.advantage
@@ -61,7 +60,7 @@ from dataclasses import dataclass
 from paiute.actions import Action, ActionKind
 from paiute.chance import RecordedChance
 from paiute.errors import N_, PaiuteError
-from paiute.hint import HINT_LEVEL, recommend
+from paiute.hint import HINT_LEVEL
 from paiute.i18n import Translator
 from paiute.match import Match
 from paiute.observation import Observation
@@ -207,7 +206,7 @@ class Decision:
     action: int
     seat: int
     played: Action
-    best: Action  # the hint's move (paiute.hint.recommend)
+    best: Action  # the hint's move: the expert's
     ev_played: float
     ev_best: float
     interval: tuple[float, float]  # ev_best's 95% interval
@@ -215,7 +214,7 @@ class Decision:
     loss_interval: tuple[float, float]  # the paired advantage's 95% interval
     mark: Mark | None
     stake: float
-    expert: Action  # the expert level's move (HINT_LEVEL), which ``best`` is unless beaten
+    expert: Action  # the expert level's move (HINT_LEVEL), which ``best`` is
 
     @property
     def accuracy(self) -> float:
@@ -377,15 +376,15 @@ def _decision_seed(seed: int, deal: int, action: int) -> int:
 def review_point(
     point: DecisionPoint, playouts: int = DEFAULT_PLAYOUTS, budget_ms: float | None = None, seed: int = 0
 ) -> Decision:
-    """Review one decision from the seat's observation only (R9): the hint's move there is
-    the best (:func:`paiute.hint.recommend`)."""
+    """Review one decision from the seat's observation only (R9): the hint's move there, the
+    expert's, is the best."""
     decision_seed = _decision_seed(seed, point.deal, point.action)
     estimates = estimate_actions(
         point.observation, playouts=playouts, budget_ms=budget_ms, seed=decision_seed
     )
     # The expert decides from the observation alone (R9), with the decision's own generator.
     expert = make_player(HINT_LEVEL, seed=decision_seed).act(point.observation)
-    best = estimates.of(recommend(estimates, expert))
+    best = estimates.of(expert)
     played = estimates.of(point.played)
     if best.action == played.action:
         loss, low, high = 0.0, 0.0, 0.0

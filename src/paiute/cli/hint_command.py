@@ -20,9 +20,9 @@ _EPILOG = N_("""\
 The position is the one before action K of deal D (both counted from 0, as record errors count
 them), seen by the seat to move only (R9): its hand and the public table, never the other
 hands or the stock. Every legal move is played out on the same random deals of the cards that
-seat has not seen. The hint is the expert level's move, unless the playouts show another move
-better beyond their noise; a discard before any call also gets the chance that the next player
-could call at once with it (R4.2). The same seed gives the same hint. Exit status 0, 1 for an
+seat has not seen. The hint is the expert level's move: the playouts explain it and never
+overrule it (they play greedy after the move). A discard before any call also gets the chance
+that the next player could call at once with it (R4.2). The same seed gives the same hint. Exit status 0, 1 for an
 invalid record, 2 for a position that is not in it.
 
 --json prints one object: {"deal", "action", "format": "paiute-hint/1", "seat", "phase",

@@ -30,8 +30,8 @@ Every decision of the chosen seats (a turn point with more than one legal action
 estimated from that seat's view at that moment only (R9: never the stock or another
 seat's hidden cards): every legal action's expected chips, from playouts of the deal
 on the same samples of the unseen cards. The best action is the hint's (paiute hint):
-the expert level's move, unless another beats it beyond the noise. The loss is what the
-best action is worth more than the action played. Marks, by the loss as a share of the
+the expert level's move, which the playouts explain and never overrule. The loss is what
+the best action is worth more than the action played. Marks, by the loss as a share of the
 deal's stake (the pot; with payout=scale, what the others pay for a Paiute):
   inaccuracy  from 0.10 of the stake
   mistake     from 0.20

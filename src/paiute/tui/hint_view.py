@@ -68,34 +68,33 @@ def hint_lines(
     action = move(found.recommended)
     if len(found.estimates) == 1:
         lines = [tr.gettext(N_("Hint: {action} (your only legal move now)."), action=action)]
-    elif found.recommended == found.expert:
+    else:
         lines = [
             tr.gettext(
                 N_(
-                    "Hint: {action} (the expert's move: no other of the {n} moves does better beyond the noise of {playouts} playouts each)."
+                    "Hint: {action} (the expert's move; below, each of the {n} moves played out {playouts} times)."
                 ),
                 action=action,
                 n=tr.number(len(found.estimates)),
                 playouts=tr.number(found.playouts),
             )
         ]
-    else:
-        gain, low, high = found.versus(found.recommended)
-        lines = [
+    top = max(found.estimates, key=lambda e: e.mean)
+    beyond = found.beyond_noise
+    if beyond is not None:
+        gain, low, high = found.versus(beyond)
+        lines.append(
             tr.gettext(
                 N_(
-                    "Hint: {action} (it beats the expert's move, {expert}, by {chips} chips [{low}, {high}] over {playouts} playouts each)."
+                    "  {action} shows {chips} chips more in these playouts [{low}, {high}], but they play greedy after the move, blind to the expert's guard against feeding the next player: moves chosen that way lost to the expert's."
                 ),
-                action=action,
-                expert=move(found.expert),
+                action=move(beyond),
                 chips=_chips(gain, tr),
                 low=_chips(low, tr),
                 high=_chips(high, tr),
-                playouts=tr.number(found.playouts),
             )
-        ]
-    top = max(found.estimates, key=lambda e: e.mean)
-    if top.mean > found.best.mean and found.recommended == found.expert:
+        )
+    elif top.mean > found.best.mean:
         gain, low, high = found.versus(top.action)
         lines.append(
             tr.gettext(

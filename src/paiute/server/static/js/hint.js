@@ -68,21 +68,8 @@ function renderHint(hint) {
   panel.append(head);
   panel.append(el("p", "hint-move", t("hint.move", { action: moveWords(hint.recommended, hint) })));
   panel.append(el("p", "muted", basisText(hint)));
-  const top = hint.actions.reduce((a, b) => (b.mean > a.mean ? b : a));
-  const recommended = hint.actions.find((row) => row.action === hint.recommended);
-  if (hint.recommended === hint.expert && top.mean > recommended.mean) {
-    const versus = top.versus_expert;
-    panel.append(
-      line(
-        t("hint.noise", {
-          action: moveWords(top.action, hint),
-          chips: chips(versus.mean),
-          low: chips(versus.low),
-          high: chips(versus.high),
-        }),
-      ),
-    );
-  }
+  const noise = noiseText(hint);
+  if (noise) panel.append(line(noise));
   const feed = feedText(hint);
   if (feed) panel.append(line(feed));
   const plan = hint.plan;
@@ -169,20 +156,31 @@ function renderHint(hint) {
   panel.hidden = false;
 }
 
-/** Why this move: the expert's, or one the playouts show better beyond their noise. */
+/** Why this move: the expert's, the strongest bot's; the playouts explain it. */
 function basisText(hint) {
   if (hint.actions.length === 1) return t("hint.basis.only");
-  const playouts = formatNumber(hint.playouts);
-  if (hint.recommended === hint.expert) {
-    return t("hint.basis.expert", { count: formatNumber(hint.actions.length), playouts });
-  }
-  const versus = hint.actions.find((row) => row.action === hint.recommended).versus_expert;
-  return t("hint.basis.estimate", {
-    expert: moveWords(hint.expert, hint),
+  return t("hint.basis.expert", {
+    count: formatNumber(hint.actions.length),
+    playouts: formatNumber(hint.playouts),
+  });
+}
+
+/** A move the playouts rate above the expert's, and why the hint keeps the expert's (as the
+ * terminal's Hint.beyond_noise): beyond their noise, they are blind to its guard; within it,
+ * they cannot tell. Empty when the expert's move has the most chips shown. */
+function noiseText(hint) {
+  const recommended = hint.actions.find((row) => row.action === hint.recommended);
+  const beyond = hint.actions
+    .filter((row) => row.versus_expert && row.versus_expert.low > 0)
+    .reduce((a, b) => (a === null || b.versus_expert.mean > a.versus_expert.mean ? b : a), null);
+  const top = beyond ?? hint.actions.reduce((a, b) => (b.mean > a.mean ? b : a));
+  if (!beyond && !(top.mean > recommended.mean)) return "";
+  const versus = top.versus_expert;
+  return t(beyond ? "hint.beyond" : "hint.noise", {
+    action: moveWords(top.action, hint),
     chips: chips(versus.mean),
     low: chips(versus.low),
     high: chips(versus.high),
-    playouts,
   });
 }
 
