@@ -142,13 +142,13 @@ def test_a_move_rated_higher_beyond_the_noise_is_named_and_the_hint_says_why_it_
     assert beyond.recommended == found.expert
     text = "\n".join(hint_lines(beyond, obs, ("Ana", "Bo", "Cy")))
     assert "(the expert's move; below, each of the" in text
-    assert "blind to the expert's guard against feeding the next player" in text
+    assert "moves chosen that way instead of the expert's lost chips in play" in text
     assert "within their noise" not in text
     within = _rated(found, other, (0.3, -0.1, 0.7))
     assert within.beyond_noise is None
     text = "\n".join(hint_lines(within, obs, ("Ana", "Bo", "Cy")))
     assert "within their noise" in text
-    assert "blind to the expert's guard" not in text
+    assert "lost chips in play" not in text
 
 
 @pytest.mark.parametrize("preset", ["pagat", "gamerules"])

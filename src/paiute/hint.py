@@ -214,7 +214,7 @@ class Hint:
     def beyond_noise(self) -> Action | None:
         """The move the playouts rate above the expert's beyond their noise (its paired 95%
         interval above zero; of several, the most chips), or None. The hint still gives the
-        expert's move: before a call the playouts misjudge its guard (see the module)."""
+        expert's move: moves chosen that way lost chips in play (see the module)."""
         above = [
             (v[0], e.action) for e, v in zip(self.estimates, self.versus_expert, strict=True) if v[1] > 0
         ]

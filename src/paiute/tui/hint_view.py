@@ -86,7 +86,7 @@ def hint_lines(
         lines.append(
             tr.gettext(
                 N_(
-                    "  {action} shows {chips} chips more in these playouts [{low}, {high}], but they play greedy after the move, blind to the expert's guard against feeding the next player: moves chosen that way lost to the expert's."
+                    "  {action} shows {chips} chips more in these playouts [{low}, {high}]; moves chosen that way instead of the expert's lost chips in play, so the hint keeps the expert's."
                 ),
                 action=move(beyond),
                 chips=_chips(gain, tr),

@@ -166,7 +166,7 @@ function basisText(hint) {
 }
 
 /** A move the playouts rate above the expert's, and why the hint keeps the expert's (as the
- * terminal's Hint.beyond_noise): beyond their noise, they are blind to its guard; within it,
+ * terminal's Hint.beyond_noise): beyond their noise, such moves lost chips in play; within it,
  * they cannot tell. Empty when the expert's move has the most chips shown. */
 function noiseText(hint) {
   const recommended = hint.actions.find((row) => row.action === hint.recommended);

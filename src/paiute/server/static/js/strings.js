@@ -352,7 +352,7 @@ export const EN = {
   "hint.move": "Best move: {action}",
   "hint.basis.expert": "The expert's move; below, each of the {count} moves played out {playouts} times.",
   "hint.noise": "{action} shows {chips} chips more in these playouts, within their noise ({low} to {high}).",
-  "hint.beyond": "{action} shows {chips} chips more in these playouts ({low} to {high}), but they play greedy after the move, blind to the expert's guard against feeding the next player: moves chosen that way lost to the expert's.",
+  "hint.beyond": "{action} shows {chips} chips more in these playouts ({low} to {high}); moves chosen that way instead of the expert's lost chips in play, so the hint keeps the expert's.",
   "hint.feed.avoid": "Not {card}: the next player, {name}, could call at once with it about {chance} of the time (a chance learned from public play, R4.2).",
   "hint.feed.risk": "The next player, {name}, could call at once with {card} about {chance} of the time (a chance learned from public play, R4.2).",
   "hint.table.feed": "Feeds the next player",
