@@ -16,6 +16,8 @@
 * ``last-round``: as ``overrule`` after the first call (R7.2), the expert's move before it,
   where the expert guards its discards and the playouts, played by greedy, cannot value the
   guard.
+* ``calls``: as ``overrule`` on the decision to call alone (a call against the expert's move,
+  or any move against the expert's call); never one discard or draw for another.
 
 Each rule after the first is also compared with the first, paired board by board (the same
 deals, the same greedy opponents): a far tighter interval than the two rows apart.
@@ -57,7 +59,7 @@ from paiute.players.base import Player, make_player
 from paiute.players.evaluate import Estimates, estimate_actions
 from paiute.players.play import play_turn
 
-RULES = ("argmax", "overrule", "expert", "strict", "last-round")
+RULES = ("argmax", "overrule", "expert", "strict", "last-round", "calls")
 
 
 def _derive(*parts: object) -> int:
@@ -89,7 +91,28 @@ class HintRule:
             return estimates.best().action
         if self.rule == "last-round" and not observation.calls:
             return expert
+        if self.rule == "calls":
+            return _overrule_calls(estimates, expert)
         return overrule(estimates, expert, strict=self.rule == "strict")
+
+
+def _overrule_calls(estimates: Estimates, expert: Action) -> Action:
+    """``overrule`` on the decision to call alone: a call against the expert's other move, or
+    another move against the expert's call; never one discard or draw for another."""
+    if expert.kind.is_call:
+        return overrule(estimates, expert)
+    calls = [e for e in estimates.estimates if e.action == expert or e.action.kind.is_call]
+    if len(calls) < 2:
+        return expert
+    index = {e.action: i for i, e in enumerate(estimates.estimates)}
+    only = Estimates(
+        estimates.seat,
+        tuple(calls),
+        tuple(estimates.values[index[e.action]] for e in calls),
+        estimates.playouts,
+        estimates.seconds,
+    )
+    return overrule(only, expert)
 
 
 def overrule(estimates: Estimates, expert: Action, *, strict: bool = False) -> Action:
