@@ -22,7 +22,14 @@ def test_hint_strength_reports_a_row_for_every_rule(
     argv = ["--boards", "1", "--playouts", "2", "--workers", "1", "--preset", "gamerules", "--json", str(out)]
     assert load_script(SCRIPT, "hint_strength").main(argv) == 0
     report = json.loads(out.read_text())
-    assert [row["rule"] for row in report["rows"]] == ["argmax", "overrule", "expert", "strict", "last-round", "calls"]
+    assert [row["rule"] for row in report["rows"]] == [
+        "argmax",
+        "overrule",
+        "expert",
+        "strict",
+        "last-round",
+        "calls",
+    ]
     for row in report["rows"]:
         assert isinstance(row["chips_per_deal"], float)
     # Every rule after the first, paired with it board by board.
