@@ -188,6 +188,8 @@ def _chips(value: float, tr: Translator) -> str:
 def _row(decision: Decision, tr: Translator) -> list[str]:
     mark = "" if decision.mark is None else tr.gettext(MARK_WORDS[decision.mark])
     better = decision.better
+    # The better action and its chips only where one is named (Decision.better): beside an
+    # empty cell, the expert's move's chips (lower, or no higher) would read as a better one.
     best = "" if better is None else action_words(better, tr)
     return [
         tr.number(decision.deal),
@@ -195,7 +197,7 @@ def _row(decision: Decision, tr: Translator) -> list[str]:
         action_words(decision.played, tr),
         _chips(decision.ev_played, tr),
         best,
-        _chips(decision.ev_best, tr),
+        "" if better is None else _chips(decision.ev_best, tr),
         localized_digits(f"{decision.loss:.2f}", tr),
         mark,
     ]
