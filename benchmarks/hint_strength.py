@@ -18,6 +18,8 @@
   guard.
 * ``calls``: as ``overrule`` on the decision to call alone (a call against the expert's move,
   or any move against the expert's call); never one discard or draw for another.
+* ``draws``, ``discards``: as ``overrule`` in that phase of a turn alone (R4.1: the draw, from
+  the stock or the pile; the discard, or a call in its place).
 
 Each rule after the first is also compared with the first, paired board by board (the same
 deals, the same greedy opponents): a far tighter interval than the two rows apart.
@@ -59,7 +61,7 @@ from paiute.players.base import Player, make_player
 from paiute.players.evaluate import Estimates, estimate_actions
 from paiute.players.play import play_turn
 
-RULES = ("argmax", "overrule", "expert", "strict", "last-round", "calls")
+RULES = ("argmax", "overrule", "expert", "strict", "last-round", "calls", "draws", "discards")
 
 
 def _derive(*parts: object) -> int:
@@ -93,6 +95,8 @@ class HintRule:
             return expert
         if self.rule == "calls":
             return _overrule_calls(estimates, expert)
+        if self.rule in ("draws", "discards") and observation.phase != self.rule[:-1]:
+            return expert
         return overrule(estimates, expert, strict=self.rule == "strict")
 
 

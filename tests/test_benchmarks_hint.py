@@ -29,6 +29,8 @@ def test_hint_strength_reports_a_row_for_every_rule(
         "strict",
         "last-round",
         "calls",
+        "draws",
+        "discards",
     ]
     for row in report["rows"]:
         assert isinstance(row["chips_per_deal"], float)
@@ -39,6 +41,8 @@ def test_hint_strength_reports_a_row_for_every_rule(
         ("strict", "argmax"),
         ("last-round", "argmax"),
         ("calls", "argmax"),
+        ("draws", "argmax"),
+        ("discards", "argmax"),
     ]
     printed = capsys.readouterr().out
     assert "| `expert` |" in printed
