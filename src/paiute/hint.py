@@ -15,9 +15,10 @@ at the table, so asking for a hint changes nothing they do). It holds:
   lost 0.15 to 0.18 chips a deal (its argmax follows the noise); leaving the expert's move
   where another beat it with a paired 95% interval above zero cost 0.004 (pagat) and 0.007
   (gamerules) against the expert's move itself, and 0.005 on both with Bonferroni's
-  correction. Before any call the playouts play greedy after the move, blind to the guard
-  against feeding the next player that the expert keeps up every turn, so they misjudge
-  it; after a call the two rules never differed on 10,000 boards. Hence no overruling;
+  correction. The cost fell on draws and discards before a call alike: the playouts judge
+  neither better than the expert's rules, and they play greedy after the move, blind to the
+  guard against feeding the next player that the expert keeps up every turn. After a call,
+  and on whether to call, the rules never differed on 10,000 boards. Hence no overruling;
   :attr:`Hint.beyond_noise` names a move the playouts rate higher beyond their noise, so
   that the hint can say why it still gives the expert's;
 * **the feed chance** of each legal discard before any call (R7.2): the chance that the
