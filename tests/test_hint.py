@@ -109,6 +109,7 @@ def test_the_hint_is_always_the_experts_move_and_the_playouts_explain_it(seed: i
         data = found.to_json()
         assert data["recommended"] == str(found.recommended)
         assert data["expert"] == str(found.expert)
+        assert data["beyond_noise"] == (None if found.beyond_noise is None else str(found.beyond_noise))
         rows = data["actions"]
         assert isinstance(rows, list)
         assert [row["action"] for row in rows] == [str(a) for a in deal.legal_actions()]
@@ -139,6 +140,7 @@ def test_a_move_rated_higher_beyond_the_noise_is_named_and_the_hint_says_why_it_
     other = next(e.action for e in found.estimates if e.action != found.expert)
     beyond = _rated(found, other, (0.3, 0.1, 0.5))
     assert beyond.beyond_noise == other
+    assert beyond.to_json()["beyond_noise"] == str(other)  # --json and the web page's
     assert beyond.recommended == found.expert
     text = "\n".join(hint_lines(beyond, obs, ("Ana", "Bo", "Cy")))
     assert "(the expert's move; below, each of the" in text

@@ -248,6 +248,7 @@ class Hint:
                 for e, v, feed in zip(self.estimates, self.versus_expert, self.feeds, strict=True)
             ],
             "expert": str(self.expert),
+            "beyond_noise": None if self.beyond_noise is None else str(self.beyond_noise),
             "feed_seat": self.feed_seat,
             "plan": None if self.plan is None else self.plan.to_json(),
             "calls": [odds.to_json() for odds in self.calls],

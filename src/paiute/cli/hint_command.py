@@ -26,8 +26,8 @@ that the next player could call at once with it (R4.2). The same seed gives the 
 invalid record, 2 for a position that is not in it.
 
 --json prints one object: {"deal", "action", "format": "paiute-hint/1", "seat", "phase",
-  "recommended", "expert", "feed_seat", "actions": [{"action", "mean", "low", "high",
-  "samples", "versus_expert": {"mean", "low", "high"}, "feed"}], "plan": {"keeps",
+  "recommended", "expert", "beyond_noise", "feed_seat", "actions": [{"action", "mean", "low",
+  "high", "samples", "versus_expert": {"mean", "low", "high"}, "feed"}], "plan": {"keeps",
   "category", "uses", "cards_away", "outs", "out_cards", "by_category", "unseen",
   "draws_left", "draw_samples", "chance", "last_turn", "pile_completes"} or null, "calls":
   [{"action", "value", "chance", "low", "high", "wins", "samples", "still_to_play",

@@ -165,14 +165,13 @@ function basisText(hint) {
   });
 }
 
-/** A move the playouts rate above the expert's, and why the hint keeps the expert's (as the
- * terminal's Hint.beyond_noise): beyond their noise, such moves lost chips in play; within it,
- * they cannot tell. Empty when the expert's move has the most chips shown. */
+/** A move the playouts rate above the expert's, and why the hint keeps the expert's: beyond
+ * their noise (the server's `beyond_noise`, paiute.hint.Hint.beyond_noise), such moves lost
+ * chips in play; within it, they cannot tell. Empty when the expert's move has the most chips
+ * shown. */
 function noiseText(hint) {
   const recommended = hint.actions.find((row) => row.action === hint.recommended);
-  const beyond = hint.actions
-    .filter((row) => row.versus_expert && row.versus_expert.low > 0)
-    .reduce((a, b) => (a === null || b.versus_expert.mean > a.versus_expert.mean ? b : a), null);
+  const beyond = hint.actions.find((row) => row.action === hint.beyond_noise) ?? null;
   const top = beyond ?? hint.actions.reduce((a, b) => (b.mean > a.mean ? b : a));
   if (!beyond && !(top.mean > recommended.mean)) return "";
   const versus = top.versus_expert;
