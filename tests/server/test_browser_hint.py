@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from conftest_browser import STEP_MS, Server, TablePage, browser, play_until, server  # noqa: F401 - the fixtures this module uses
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Route
 
 DESKTOP = {"width": 1280, "height": 800}
 
@@ -65,6 +65,26 @@ def test_hint_button_shows_the_best_move_and_its_reasons(server: Server, browser
     assert "Feeds the next player" in text
     feeds = page.locator("#hint-panel tbody tr td:last-child").all_inner_texts()
     assert any(re.fullmatch(r"\d+%", cell) for cell in feeds)
+    # A move the playouts rate above the expert's beyond their noise (the server's
+    # beyond_noise, here set on the answer): named, with why the hint keeps the expert's.
+    page.click("#hint-panel .dialog-head button")
+
+    def rated_higher(route: Route) -> None:
+        answer = route.fetch()
+        body = answer.json()
+        other = next(row for row in body["actions"] if row["action"] != body["recommended"])
+        other["versus_expert"] = {"mean": 0.4, "low": 0.1, "high": 0.7}
+        body["beyond_noise"] = other["action"]
+        route.fulfill(response=answer, json=body)
+
+    page.route("**/api/tables/*/hint", rated_higher)
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-panel .hint-table", timeout=STEP_MS)
+    text = page.inner_text("#hint-panel")
+    assert "The expert's move; below, each of the" in text
+    assert "shows +0.4 chips more in these playouts (+0.1 to +0.7); moves chosen that way" in text
+    assert "within their noise" not in text
+    page.unroute("**/api/tables/*/hint")
     # A spectator sees no button.
     watcher = browser.new_context(viewport=DESKTOP).new_page()  # type: ignore[arg-type]
     watcher.goto(f"{server.url}/t/{table_id}")
