@@ -58,7 +58,7 @@ from paiute.actions import Action
 from paiute.hint import HINT_LEVEL
 from paiute.observation import Observation
 from paiute.players.base import Player, make_player
-from paiute.players.evaluate import Estimates, estimate_actions
+from paiute.players.evaluate import Z95, Estimates, estimate_actions
 from paiute.players.play import play_turn
 
 RULES = ("argmax", "overrule", "expert", "strict", "last-round", "calls", "draws", "discards")
@@ -126,17 +126,12 @@ def overrule(estimates: Estimates, expert: Action, *, strict: bool = False) -> A
     alternatives = [e for e in estimates.estimates if e.action != expert]
     if not alternatives:
         return expert
-    z = NormalDist().inv_cdf(1 - 0.025 / (len(alternatives) if strict else 1))
-    index = {e.action: i for i, e in enumerate(estimates.estimates)}
-    base = estimates.values[index[expert]]
+    # Estimates.advantage gives the 95% interval; its half-width scaled to the wider z.
+    widen = NormalDist().inv_cdf(1 - 0.025 / (len(alternatives) if strict else 1)) / Z95
     better = []
     for estimate in alternatives:
-        diffs = [a - b for a, b in zip(estimates.values[index[estimate.action]], base, strict=False)]
-        if len(diffs) < 2:
-            continue
-        mean = math.fsum(diffs) / len(diffs)
-        spread = math.sqrt(math.fsum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs))
-        if mean - z * spread > 0:
+        mean, low, _ = estimates.advantage(estimate.action, expert)
+        if mean - widen * (mean - low) > 0:
             better.append(estimate)
     if not better:
         return expert

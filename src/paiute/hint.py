@@ -230,6 +230,7 @@ class Hint:
 
     def to_json(self) -> dict[str, object]:
         """The figures, as ``paiute hint --json`` and the server's hint endpoint give them."""
+        beyond = self.beyond_noise
         return {
             "format": HINT_FORMAT,
             "seat": self.seat,
@@ -248,7 +249,7 @@ class Hint:
                 for e, v, feed in zip(self.estimates, self.versus_expert, self.feeds, strict=True)
             ],
             "expert": str(self.expert),
-            "beyond_noise": None if self.beyond_noise is None else str(self.beyond_noise),
+            "beyond_noise": None if beyond is None else str(beyond),
             "feed_seat": self.feed_seat,
             "plan": None if self.plan is None else self.plan.to_json(),
             "calls": [odds.to_json() for odds in self.calls],

@@ -22,8 +22,8 @@ them), seen by the seat to move only (R9): its hand and the public table, never 
 hands or the stock. Every legal move is played out on the same random deals of the cards that
 seat has not seen. The hint is the expert level's move: the playouts explain it and never
 overrule it (they play greedy after the move). A discard before any call also gets the chance
-that the next player could call at once with it (R4.2). The same seed gives the same hint. Exit status 0, 1 for an
-invalid record, 2 for a position that is not in it.
+that the next player could call at once with it (R4.2). The same seed gives the same hint.
+Exit status 0, 1 for an invalid record, 2 for a position that is not in it.
 
 --json prints one object: {"deal", "action", "format": "paiute-hint/1", "seat", "phase",
   "recommended", "expert", "beyond_noise", "feed_seat", "actions": [{"action", "mean", "low",
