@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from helpers import choose, make_deal, play, random_deal
 from paiute import Action, Card, Deal, Evaluator, Match, RuleSet, SeededChance, pack
 from paiute.hint import HINT_LEVEL, Hint, PositionError, draw_chance, hint, position_before
+from paiute.i18n import translator
 from paiute.observation import Observation
 from paiute.players import PlayerError, make_player
 from paiute.players.feed import FeedModel
@@ -151,6 +152,15 @@ def test_a_move_rated_higher_beyond_the_noise_is_named_and_the_hint_says_why_it_
     text = "\n".join(hint_lines(within, obs, ("Ana", "Bo", "Cy")))
     assert "within their noise" in text
     assert "lost chips in play" not in text
+
+
+def test_the_hints_first_line_counts_its_playouts_in_the_right_plural() -> None:
+    deal = _position(2)
+    obs = deal.observation(deal.current_seat)
+    for playouts, english, romanian in ((1, "1 time).", "1 simulare)."), (4, "4 times).", "4 simulări).")):
+        found = hint(obs, playouts=playouts, draw_playouts=1, seed=2)
+        assert hint_lines(found, obs, ("Ana", "Bo", "Cy"))[0].endswith(f"played out {english}")
+        assert hint_lines(found, obs, ("Ana", "Bo", "Cy"), tr=translator("ro"))[0].endswith(romanian)
 
 
 @pytest.mark.parametrize("preset", ["pagat", "gamerules"])

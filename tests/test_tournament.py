@@ -376,7 +376,7 @@ def test_cli_help(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["random", "nobody"], "unknown player 'nobody' (players: "),
+        (["random", "nobody"], "unknown player 'nobody' (levels: easy, medium, hard, expert; players: "),
         (["random", "random:depth=3"], "player 'random' has no option 'depth'"),
         (["random"], "at least two bots"),
         (["random", "random", "random", "--players", "2"], "need at least 3 seats"),

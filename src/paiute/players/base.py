@@ -169,7 +169,7 @@ def make_player(spec: str, *, seed: int | None = None) -> Player:
     """
     # A level ("easy" … "expert") stands for a spec with its budget; options given with it
     # ("expert:seed=3") are added to the level's own.
-    from paiute.players.levels import level_spec
+    from paiute.players.levels import LEVELS, level_spec
 
     name, raw = parse_spec(spec)
     level = level_spec(name)
@@ -181,7 +181,9 @@ def make_player(spec: str, *, seed: int | None = None) -> Player:
 
     info = PLAYERS.get(name)
     if info is None:
-        raise PlayerError(f"unknown player {name!r} (players: {', '.join(sorted(PLAYERS))})")
+        raise PlayerError(
+            f"unknown player {name!r} (levels: {', '.join(LEVELS)}; players: {', '.join(sorted(PLAYERS))})"
+        )
     known = info.options()
     options: dict[str, object] = {}
     for key, text in raw.items():

@@ -53,7 +53,7 @@ def hint_lines(
     pretty: bool = False,
     tr: Translator | None = None,
 ) -> list[str]:
-    """The hint as lines: the move (the expert's, unless the playouts show a better one), why
+    """The hint as lines: the move (always the expert's; the playouts explain it), why
     (the plan, the outs, the feed chance, the call's chance), then every legal move's expected
     chips with its 95% interval and, for a discard, its feed chance."""
     tr = tr or translator()
@@ -70,10 +70,10 @@ def hint_lines(
         lines = [tr.gettext(N_("Hint: {action} (your only legal move now)."), action=action)]
     else:
         lines = [
-            tr.gettext(
-                N_(
-                    "Hint: {action} (the expert's move; below, each of the {n} moves played out {playouts} times)."
-                ),
+            tr.ngettext(
+                "Hint: {action} (the expert's move; below, each of the {n} moves played out {playouts} time).",
+                "Hint: {action} (the expert's move; below, each of the {n} moves played out {playouts} times).",
+                found.playouts,
                 action=action,
                 n=tr.number(len(found.estimates)),
                 playouts=tr.number(found.playouts),
