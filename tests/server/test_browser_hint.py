@@ -75,13 +75,15 @@ def test_hint_button_shows_the_best_move_and_its_reasons(server: Server, browser
         other = next(row for row in body["actions"] if row["action"] != body["recommended"])
         other["versus_expert"] = {"mean": 0.4, "low": 0.1, "high": 0.7}
         body["beyond_noise"] = other["action"]
+        body["playouts"] = 1  # a hint cut short by its time budget: the singular
         route.fulfill(response=answer, json=body)
 
     page.route("**/api/tables/*/hint", rated_higher)
     page.click("#hint-button")
     page.wait_for_selector("#hint-panel .hint-table", timeout=STEP_MS)
     text = page.inner_text("#hint-panel")
-    assert "The expert's move; below, each of the" in text
+    moves = len(page.locator("#hint-panel tbody tr").all())
+    assert f"The expert's move; below, each of the {moves} moves played out 1 time." in text
     assert "shows +0.4 chips more in these playouts (+0.1 to +0.7); moves chosen that way" in text
     assert "within their noise" not in text
     page.unroute("**/api/tables/*/hint")

@@ -159,10 +159,8 @@ function renderHint(hint) {
 /** Why this move: the expert's, the strongest bot's; the playouts explain it. */
 function basisText(hint) {
   if (hint.actions.length === 1) return t("hint.basis.only");
-  return t("hint.basis.expert", {
-    count: formatNumber(hint.actions.length),
-    playouts: formatNumber(hint.playouts),
-  });
+  // The plural follows the playouts (a hint cut short by its time budget may have one).
+  return t("hint.basis.expert", { count: hint.playouts, moves: hint.actions.length });
 }
 
 /** A move the playouts rate above the expert's, and why the hint keeps the expert's: beyond

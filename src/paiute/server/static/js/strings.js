@@ -350,7 +350,10 @@ export const EN = {
   "hint.close": "Hide",
   "hint.stale": "The table has moved on since this hint: ask again.",
   "hint.move": "Best move: {action}",
-  "hint.basis.expert": "The expert's move; below, each of the {count} moves played out {playouts} times.",
+  "hint.basis.expert": {
+    one: "The expert's move; below, each of the {moves} moves played out {count} time.",
+    other: "The expert's move; below, each of the {moves} moves played out {count} times.",
+  },
   "hint.noise": "{action} shows {chips} chips more in these playouts, within their noise ({low} to {high}).",
   "hint.beyond": "{action} shows {chips} chips more in these playouts ({low} to {high}); moves chosen that way instead of the expert's lost chips in play, so the hint keeps the expert's.",
   "hint.feed.avoid": "Not {card}: the next player, {name}, could call at once with it about {chance} of the time (a chance learned from public play, R4.2).",
