@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import pickle
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -20,7 +21,13 @@ from helpers import play_every_table_size
 from paiute import Deal, RuleSet, SeededChance
 from paiute.players import PLAYERS, PlayerError, make_player
 from paiute.players.learned import DEFAULT_WEIGHTS, LearnedPlayer
-from paiute.players.learned_features import FEATURE_NAMES, NUM_FEATURES, QNetwork, action_features
+from paiute.players.learned_features import (
+    FEATURE_NAMES,
+    MAX_WEIGHTS_BYTES,
+    NUM_FEATURES,
+    QNetwork,
+    action_features,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -110,6 +117,41 @@ def test_unreadable_weights_give_one_clear_error(tmp_path: Path) -> None:
     deal = positions(1, 2)[0]
     with pytest.raises(PlayerError, match="cannot read the weights"):
         make_player(f"learned:weights={bad}").act(deal.observation(deal.current_seat))
+
+
+def _saved_with(path: Path, **changes: object) -> Path:
+    """The shipped weights saved again at ``path`` with arrays replaced (None: left out)."""
+    with np.load(DEFAULT_WEIGHTS, allow_pickle=False) as data:
+        arrays = {name: data[name] for name in data.files}
+    for name, value in changes.items():
+        if value is None:
+            del arrays[name]
+        else:
+            arrays[name] = np.asarray(value)
+    np.savez(path, **arrays)  # type: ignore[arg-type]
+    return path
+
+
+def test_hostile_weights_files_are_refused_with_what_is_wrong(tmp_path: Path) -> None:
+    hidden = QNetwork.load(DEFAULT_WEIGHTS).weights[0].shape[1]
+    cases = {
+        "no such file": tmp_path / "missing.npz",
+        "not a regular file": tmp_path,
+        "not a .npz file": tmp_path / "text.npz",
+        "its arrays take": tmp_path / "bomb.npz",
+        "no array 'w2'": _saved_with(tmp_path / "short.npz", w2=None),
+        "trained on other features": _saved_with(tmp_path / "features.npz", features=np.array(["x"])),
+        "layer 2 has shape": _saved_with(tmp_path / "shape.npz", w2=np.zeros((hidden + 1, hidden))),
+        "layer 3 has shape": _saved_with(tmp_path / "value.npz", w3=np.zeros((hidden, 2))),
+        "must be finite": _saved_with(tmp_path / "nan.npz", b3=np.array([np.nan])),
+    }
+    (tmp_path / "text.npz").write_text("not weights")
+    # Small on disk, far larger unpacked: refused before a byte of it is unpacked.
+    np.savez_compressed(tmp_path / "bomb.npz", w1=np.zeros(MAX_WEIGHTS_BYTES // 8 + 1))
+    deal = positions(1, 2)[0]
+    for words, path in cases.items():
+        with pytest.raises(PlayerError, match=f"cannot read the weights '{re.escape(str(path))}': .*{words}"):
+            make_player(f"learned:weights={path}").act(deal.observation(deal.current_seat))
 
 
 def training_script(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]

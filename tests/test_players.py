@@ -125,6 +125,13 @@ def test_an_illegal_choice_is_refused_with_the_rule() -> None:
         ("pimc:workers=0", "workers must be from 1 to 64"),
         ("pimc:ms=1e300", "ms must be more than 0 and at most 600000"),
         ("ismcts:ms=nan", "ms must be more than 0 and at most 600000"),
+        # NaN compares false with everything: a bare "z < 0" let it through, and pimc then
+        # never left its baseline; ismcts's tree read NaN bounds.
+        ("pimc:z=nan", "z must be a finite number, not negative, not nan"),
+        ("pimc:z=inf", "z must be a finite number, not negative, not inf"),
+        ("pimc:z=-1", "z must be a finite number, not negative, not -1"),
+        ("ismcts:exploration=nan", "exploration must be a finite number, not negative, not nan"),
+        ("ismcts:exploration=-0.5", "exploration must be a finite number, not negative"),
     ],
 )
 def test_a_search_budget_beyond_the_bounds_is_refused_when_the_player_is_chosen(spec: str, said: str) -> None:

@@ -26,6 +26,8 @@ network's weights are a small ``.npz`` file (``data/learned.npz`` in this packag
 
 from __future__ import annotations
 
+import math
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +40,14 @@ from paiute.cards import Card
 from paiute.observation import Observation
 from paiute.players.greedy import GreedyPlayer, _danger, _Table
 
-__all__ = ["FEATURE_NAMES", "NUM_FEATURES", "QNetwork", "action_features", "greedy_choice"]
+__all__ = [
+    "FEATURE_NAMES",
+    "MAX_WEIGHTS_BYTES",
+    "NUM_FEATURES",
+    "QNetwork",
+    "action_features",
+    "greedy_choice",
+]
 
 Float32Array = npt.NDArray[np.float32]
 
@@ -99,6 +108,9 @@ FEATURE_NAMES: tuple[str, ...] = (
     "greedy would play this action",
 )
 NUM_FEATURES = len(FEATURE_NAMES)
+#: The largest weights file read, and the most its arrays may take once unpacked (the shipped
+#: file is 28 KB).
+MAX_WEIGHTS_BYTES = 64 << 20
 _STATE = FEATURE_NAMES.index("draw stock")
 _AFTER = FEATURE_NAMES.index("score of the hand after the action (clipped to 2)")
 _CALL0 = FEATURE_NAMES.index("call: Paiute")
@@ -335,15 +347,40 @@ class QNetwork:
 
     @classmethod
     def load(cls, path: str | Path) -> QNetwork:
+        """The network saved by :meth:`save` at ``path``; a :class:`ValueError` that says what
+        is wrong with a file that is not one (or an :class:`OSError` where it cannot be read)."""
+        path = Path(path)
+        if not path.exists():
+            raise ValueError("no such file")
+        if not path.is_file() or path.stat().st_size > MAX_WEIGHTS_BYTES:
+            raise ValueError(f"not a regular file of at most {MAX_WEIGHTS_BYTES >> 20} MiB")
+        try:
+            with zipfile.ZipFile(path) as archive:  # what the arrays take once unpacked
+                unpacked = sum(member.file_size for member in archive.infolist())
+        except zipfile.BadZipFile:
+            raise ValueError("not a .npz file of weights (QNetwork.save writes one)") from None
+        if unpacked > MAX_WEIGHTS_BYTES:
+            raise ValueError(f"its arrays take {unpacked} bytes unpacked, more than {MAX_WEIGHTS_BYTES}")
+        names = ("w1", "b1", "w2", "b2", "w3", "b3")
         with np.load(path, allow_pickle=False) as data:
+            missing = [name for name in ("features", *names) if name not in data]
+            if missing:
+                raise ValueError(f"no array {missing[0]!r}: not weights QNetwork.save wrote")
             if tuple(str(name) for name in data["features"]) != FEATURE_NAMES:
-                raise ValueError(f"{path}: weights were trained on other features")
-            weights = tuple(
-                np.asarray(data[name], dtype=np.float32) for name in ("w1", "b1", "w2", "b2", "w3", "b3")
-            )
+                raise ValueError("the weights were trained on other features")
+            weights = tuple(np.asarray(data[name], dtype=np.float32) for name in names)
             threshold = float(data["threshold"]) if "threshold" in data else 0.0
-        if weights[0].shape[0] != NUM_FEATURES:
-            raise ValueError(
-                f"{path}: the first layer takes {weights[0].shape[0]} inputs, not {NUM_FEATURES}"
-            )
+        # Layer shapes chain: features -> hidden -> hidden -> one value, each with its bias.
+        inputs = NUM_FEATURES
+        for index in range(0, 6, 2):
+            w, b = weights[index], weights[index + 1]
+            outputs = 1 if index == 4 else (w.shape[1] if w.ndim == 2 else -1)
+            if w.shape != (inputs, outputs) or b.shape != (outputs,):
+                raise ValueError(
+                    f"layer {index // 2 + 1} has shape {w.shape} and bias {b.shape}: it must take "
+                    f"{inputs} inputs" + (" and give one value" if index == 4 else "")
+                )
+            inputs = outputs
+        if not all(np.isfinite(w).all() for w in weights) or not math.isfinite(threshold):
+            raise ValueError("the weights must be finite numbers")
         return cls(weights, threshold)

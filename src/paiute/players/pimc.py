@@ -113,8 +113,8 @@ class PIMCPlayer:
         baseline: str = "greedy",
     ) -> None:
         check_budget(iterations=iterations, ms=ms, workers=workers)
-        if z < 0:
-            raise ValueError(f"z must not be negative, not {z}")
+        if not 0 <= z < math.inf:  # NaN too
+            raise ValueError(f"z must be a finite number, not negative, not {z}")
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
         if belief not in BELIEFS:

@@ -136,8 +136,8 @@ class _SearchPlayer:
             raise ValueError(f"utility must be one of {', '.join(_UTILITIES)}, not {utility!r}")
         if rollout not in _ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(_ROLLOUTS)}, not {rollout!r}")
-        if exploration < 0:
-            raise ValueError(f"exploration must not be negative, not {exploration}")
+        if not 0 <= exploration < math.inf:  # NaN too
+            raise ValueError(f"exploration must be a finite number, not negative, not {exploration}")
         self.iterations = iterations if iterations is not None or ms is not None else 500
         self.ms = ms
         self.seed = seed
