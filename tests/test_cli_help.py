@@ -116,7 +116,8 @@ def test_one_bot_spec_fills_three_seats_not_heads_up() -> None:
 def test_play_help_documents_the_seat_count(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "play", "--help")
     text = " ".join(out.split())
-    assert "--bots ismcts plays you against two ismcts bots" in text
+    assert "--bots expert plays you against two expert bots" in text
+    assert "you against two medium bots" in text  # the default level (paiute.players.DEFAULT_LEVEL)
 
 
 def test_simulate_compare_prints_off_and_on(capsys: pytest.CaptureFixture[str]) -> None:

@@ -49,17 +49,18 @@ $PAIUTE_DATA_DIR, or --data-dir) once you have played a turn, then after every t
 """)
 _EPILOG_SEATS = N_("""\
 Seats: --players N, else 3 (or the people and the --bots listed, when they are more); the
---bots specs are repeated to fill the seats left after the people, so --bots ismcts plays
-you against two ismcts bots and --players 2 --bots ismcts heads-up.
+--bots specs are repeated to fill the seats left after the people, so --bots expert plays
+you against two expert bots and --players 2 --bots expert heads-up.
 
 """)
 _EPILOG_EXAMPLES = N_("""\
 examples:
-  paiute play                                   you against two greedy bots
-  paiute play --bots ismcts:ms=200,greedy --name Ana
-  paiute play --plain --seed 1 --bots random    line by line, the same deals every time
+  paiute play                                   you against two medium bots
+  paiute play --bots expert,hard --name Ana
+  paiute play --plain --seed 1 --bots easy      line by line, the same deals every time
   paiute play --preset gamerules --option royal_high=on --stake 5
-  paiute play --hotseat 2 --name Ana --name Bo --bots greedy
+  paiute play --hotseat 2 --name Ana --name Bo --bots hard
+  paiute play --bots pimc:ms=100                a bot by its player spec
   paiute play --list                            the saved matches and their IDs
   paiute play --resume 20261201-210000-a1b2c3   continue one of them
 """)
