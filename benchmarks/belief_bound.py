@@ -14,11 +14,22 @@ deals them by a logistic model of each card's chance, fitted on ``--train`` deal
 self-play before the run (``learned_belief.py``); ``greedy+learned`` reads the opponents' last
 turns under greedy's model from hands that model proposes.
 
+``feed`` deals by the rank weights and, on a discard before any call (R7.2), mixes each throw's
+mean over the determinizations where the next player could call at once with the card
+(``feed_bound.feed_table``, R4.2) and those where it could not by the shipped feed model's
+chance (``paiute.players.feed``) instead of the determinizations' own share: the search with
+the guard's sharper prediction of the one thing the true hands are worth. With ``--keep
+BOT:Z`` it keeps BOT's move unless the best throw beats it by Z standard errors of the paired
+difference, and plays BOT's move at every other decision; ``kept`` plays BOT alone on the
+same boards (the pair to compare). ``--save PREFIX`` writes each variant's chips a board to
+``PREFIX-VARIANT.npy``, to pair runs made apart.
+
     .venv/bin/python benchmarks/belief_bound.py --boards 400                  # ~5 CPU-min a variant
     .venv/bin/python benchmarks/belief_bound.py --variants exact --policy greedy
     .venv/bin/python benchmarks/belief_bound.py --variants inference,greedy --depth 1   # paired
     .venv/bin/python benchmarks/belief_bound.py --variants inference --factors 0.4,0.8,3
     .venv/bin/python benchmarks/belief_bound.py --preset gamerules --variants inference,structure
+    .venv/bin/python benchmarks/belief_bound.py --variants kept,feed --keep guarded:1 --boards 10000
 """
 
 from __future__ import annotations
@@ -43,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from self_play import PLAYERS, greedy_deal
 
 from paiute import RuleSet
-from paiute.actions import Action
+from paiute.actions import Action, ActionKind
 from paiute.cards import pack
 from paiute.chance import SeededChance
 from paiute.deal import Deal
@@ -61,6 +72,8 @@ VARIANTS = (
     "learned",
     "greedy+learned",
     "exact",
+    "feed",
+    "kept",
 )
 
 
@@ -89,6 +102,7 @@ class Setup:
     factors: tuple[float, float, float] | None = None  # threw, passed, took (None: pimc's weights)
     ratio: npt.NDArray[np.float64] | None = None  # the "structure" variant's, [BUCKETS, PROFILES]
     coefficients: npt.NDArray[np.float64] | None = None  # the "learned" variants' (learned_belief.py)
+    keep: tuple[str, float] | None = None  # the "feed" variant: keep this bot's move unless beaten by z SE
 
 
 def _weights(observation: Observation, factors: tuple[float, float, float] | None) -> npt.NDArray[np.float64]:
@@ -193,6 +207,11 @@ class BeliefBot:
     def __init__(self, variant: str, setup: Setup, seed: int) -> None:
         self.variant, self.setup, self.seed = variant, setup, seed
         self.deal: Deal | None = None  # the true deal: read only by the "exact" variant
+        self.base: Any = None
+        if setup.keep is not None:
+            from paiute.players import make_player
+
+            self.base = make_player(setup.keep[0], seed=seed)
 
     def act(self, observation: Observation) -> Action:
         from paiute.compiled.belief import Belief
@@ -204,7 +223,13 @@ class BeliefBot:
         setup = self.setup
         position = Position.from_observation(observation)
         weights = None
-        if self.variant.endswith("inference") or self.variant == "structure":
+        if self.variant == "kept":  # the --keep bot alone, on the same boards: what feed pairs with
+            return self.base.act(observation)
+        if self.variant == "feed" and observation.phase == "discard" and not observation.calls:
+            return self._feed(observation, position, _weights(observation, setup.factors))
+        if self.variant == "feed" and self.base is not None:
+            return self.base.act(observation)  # draws, calls and the last round: the kept bot's
+        if self.variant.endswith("inference") or self.variant in ("structure", "feed"):
             weights = _weights(observation, setup.factors)
         elif self.variant.endswith("learned"):
             from learned_belief import odds
@@ -237,6 +262,68 @@ class BeliefBot:
         )
         return legal[int(np.argmax(values.mean(axis=1)))]
 
+    def _feed(self, observation: Observation, position: Any, weights: npt.NDArray[np.float64]) -> Action:
+        """The rank weights' determinizations, each action's mean taken over those where the
+        next player could call with the card thrown and those where it could not, mixed by the
+        feed model's chance (``paiute.players.feed``) instead of the determinizations' share."""
+        from feed_bound import feed_table
+
+        from paiute.compiled.belief import deal_hands_kernel
+        from paiute.compiled.search import run_estimates
+        from paiute.compiled.state import HAND_CAP, MAX_SEATS
+        from paiute.players.feed import FeedModel, next_seat
+
+        legal = observation.legal_actions
+        n = self.setup.determinizations
+        seed = _derive(self.seed, len(observation.history)) & 0xFFFFFFFFFFFFFFFF
+        dealt = np.zeros((n, MAX_SEATS, HAND_CAP), dtype=np.int64)
+        if not observation.rebuilds:  # R4.6: after a rebuild the kernel deals the stock first
+            deal_hands_kernel(
+                np.zeros((MAX_SEATS, 0, HAND_CAP), dtype=np.int64),
+                position.params,
+                position.unseen,
+                position.need,
+                weights,
+                0,
+                np.uint64(seed),
+                0,
+                n,
+                dealt,
+                np.zeros((1, 4), dtype=np.uint64),
+            )
+        values = np.zeros((len(legal), n))
+        run_estimates(
+            position, [a.id for a in legal], seed, 0, n, values, weights, self.setup.policy, _Dealt(dealt)
+        )
+        means = values.mean(axis=1)
+        if observation.rebuilds:
+            return legal[int(np.argmax(means))]
+        seat = next_seat(observation)
+        known = np.array([int(card) for card in observation.known_cards[seat]], dtype=np.int64)
+        hidden = dealt[:, seat, : int(position.need[seat])]
+        hands = np.concatenate([np.broadcast_to(known, (n, known.size)), hidden], axis=1).astype(np.uint8)
+        throws = [i for i, a in enumerate(legal) if a.kind is ActionKind.DISCARD]
+        cards = [legal[i].card for i in throws]
+        calls, possible = feed_table(observation, cards, hands)
+        chances = FeedModel.shipped(observation.rules, observation.players).chances(observation, cards)
+        fed = values[:, possible]
+        feeds = calls[:, possible]
+        # The mean of a stratum with too few determinizations leans on the pooled mean of all.
+        pooled_fed = fed[throws][feeds].mean() if feeds.any() else means.min()
+        adjusted = means.copy()
+        for row, index in enumerate(throws):
+            yes = feeds[row]
+            v_yes = (fed[index, yes].sum() + 4 * pooled_fed) / (yes.sum() + 4)
+            v_no = fed[index, ~yes].mean() if (~yes).any() else means[index]
+            p = chances[row]
+            adjusted[index] = p * v_yes + (1 - p) * v_no
+        best = int(np.argmax(adjusted))
+        if self.base is None:
+            return legal[best]
+        base = legal.index(self.base.act(observation))
+        spread = float(np.std(values[best] - values[base], ddof=1)) / math.sqrt(n)
+        return legal[best] if adjusted[best] - adjusted[base] > self.setup.keep[1] * spread else legal[base]
+
     @staticmethod
     def _structure(
         observation: Observation,
@@ -261,6 +348,19 @@ class BeliefBot:
             chance = ratio[min(_draws(observation, seat), BUCKETS - 1), profiles(hands, wild)]
             held[seat, :, :need] = hidden[rng.choice(CANDIDATES, size=KEPT, p=chance / chance.sum())]
         return Belief(held, position.params, position.unseen, position.need, weights, seed)
+
+
+class _Dealt:
+    """Determinizations dealt already, in the shape of a belief ``run_estimates`` reads."""
+
+    empty = False
+
+    def __init__(self, dealt: npt.NDArray[np.int64]) -> None:
+        self.dealt = dealt
+
+    def deal(self, first: int, stop: int, dealt: npt.NDArray[np.int64]) -> int:
+        dealt[:] = self.dealt[first:stop]
+        return 0
 
 
 def play_board(task: tuple[int, str, Setup]) -> float:
@@ -305,6 +405,12 @@ def main() -> None:
     parser.add_argument("--determinizations", type=int, default=200)
     parser.add_argument("--policy", choices=("playout", "greedy"), default="playout")
     parser.add_argument("--preset", default="pagat")
+    parser.add_argument(
+        "--save", help="write each variant's chips a board to SAVE-VARIANT.npy (to pair runs later)"
+    )
+    parser.add_argument(
+        "--keep", help="feed variant: BOT:Z, keep BOT's move unless beaten by Z standard errors"
+    )
     parser.add_argument("--seed", type=int, default=20261202)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--depth", type=int, default=2, help="greedy variants: turns read back per opponent")
@@ -344,6 +450,20 @@ def main() -> None:
     for variant in variants:
         if variant not in VARIANTS:
             parser.error(f"unknown variant {variant!r}")
+    keep = None
+    if args.keep is not None:
+        from paiute.players import PlayerError, make_player
+
+        bot, _, z = args.keep.rpartition(":")
+        try:
+            keep = (bot, float(z))
+            make_player(bot)
+        except (ValueError, PlayerError) as error:
+            parser.error(f"--keep wants BOT:Z, such as guarded:1, not {args.keep!r} ({error})")
+        if not 0 <= keep[1] < math.inf:
+            parser.error(f"--keep's Z must be a finite number, not negative, not {z!r}")
+    elif "kept" in variants:
+        parser.error("the kept variant plays the --keep bot: give --keep BOT:Z")
     from paiute.compiled import warm
 
     warm.prepare(block=True)
@@ -368,6 +488,7 @@ def main() -> None:
         factors,
         ratio,
         coefficients,
+        keep,
     )
     results: dict[str, Any] = {}
     for variant in variants:
@@ -384,6 +505,8 @@ def main() -> None:
             flush=True,
         )
         results[variant] = chips
+        if args.save:
+            np.save(f"{args.save}-{variant}.npy", chips)
     names = list(results)
     for other in names[1:]:  # the same boards: paired differences against the first variant
         diff = results[other] - results[names[0]]

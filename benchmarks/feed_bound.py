@@ -169,6 +169,25 @@ def feed_chances(
     return chances
 
 
+def feed_table(
+    observation: Observation, cards: Sequence[Card], hands: npt.NDArray[np.uint8]
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """``calls[c, h]``: whether hand ``h`` could call at once after taking ``cards[c]`` from the
+    pile; ``possible[h]``: whether hand ``h`` makes no combination alone (see the module)."""
+    evaluator, single = _evaluators(observation)
+    count = hands.shape[0]
+    possible = np.array([single.code(hand) == 0 for hand in hands.tolist()], dtype=np.bool_)
+    paiute_ok = paiute_allowed(observation, next_seat(observation))
+    calls = np.zeros((len(cards), count), dtype=np.bool_)
+    for index, card in enumerate(cards):
+        held = np.concatenate([hands, np.full((count, 1), card, dtype=np.uint8)], axis=1)
+        six = evaluator.six_codes(held)
+        if not paiute_ok:
+            six = np.where((six >> 12) == PAIUTE, 0, six)  # R5.7
+        calls[index] = (six > 0) | (evaluator.best5_codes(held) > 0)
+    return calls, possible
+
+
 class GuardedGreedy(GuardedPlayer):
     """``greedy`` whose discards weigh the chance of feeding the next player: the package's
     ``guarded`` player (:mod:`paiute.players.guarded`, one implementation of the guard) with

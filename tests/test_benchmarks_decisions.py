@@ -6,6 +6,7 @@ never a margin or a timing, only that every variant gets a row from the same dec
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from itertools import combinations
 from pathlib import Path
 from types import ModuleType
@@ -69,8 +70,32 @@ def test_belief_bound_plays_a_board_with_each_belief() -> None:
     coefficients = learned.fit(*learned.collect("pagat", 2, 5, 1))
     setup = script.Setup(4, "playout", "pagat", 5, (2, 8, 0.1), None, ratio, coefficients)
     for variant in script.VARIANTS:
-        chips = script.play_board((1, variant, setup))
-        assert isinstance(chips, float)
+        if variant != "kept":  # kept plays the --keep bot: below
+            chips = script.play_board((1, variant, setup))
+            assert isinstance(chips, float)
+    kept = replace(setup, keep=("guarded", 1.0))
+    for variant in ("kept", "feed"):
+        assert isinstance(script.play_board((1, variant, kept)), float)
+
+
+def test_belief_bound_feed_searches_only_the_throws_before_a_call() -> None:
+    # R4.2, R7.2: only a throw before any call can feed the next player; every other decision
+    # of the feed variant is the kept bot's.
+    script = _script("belief_bound")
+    setup = script.Setup(8, "playout", "gamerules", 5, keep=("guarded", 1.0))
+    deal = Deal.new(RuleSet.from_preset("gamerules"), players=4, dealer=0, chance=SeededChance(3))
+    searched = 0
+    while not deal.is_over:
+        observation = deal.observation(deal.current_seat)
+        feed = script.BeliefBot("feed", setup, 11).act(observation)
+        kept = script.BeliefBot("kept", setup, 11).act(observation)
+        if observation.phase == "discard" and not observation.calls:
+            searched += 1
+            assert feed in observation.legal_actions
+        else:
+            assert feed == kept
+        deal.apply(kept)
+    assert searched > 0
 
 
 def test_belief_bound_profiles_count_pairs_the_top_rank_and_wild_cards() -> None:
@@ -124,6 +149,16 @@ def test_belief_bound_refuses_bad_factors(
     )
     assert "--train must be at least 1, not -3" in _refused(
         monkeypatch, capsys, "belief_bound", "--variants", "learned", "--train", "-3"
+    )
+    assert "give --keep BOT:Z" in _refused(monkeypatch, capsys, "belief_bound", "--variants", "kept")
+    assert "--keep wants BOT:Z, such as guarded:1, not 'guarded'" in _refused(
+        monkeypatch, capsys, "belief_bound", "--variants", "feed", "--keep", "guarded"
+    )
+    assert "unknown player 'psychic'" in _refused(
+        monkeypatch, capsys, "belief_bound", "--variants", "feed", "--keep", "psychic:1"
+    )
+    assert "--keep's Z must be a finite number, not negative, not 'nan'" in _refused(
+        monkeypatch, capsys, "belief_bound", "--variants", "feed", "--keep", "guarded:nan"
     )
 
 
