@@ -158,6 +158,7 @@ def test_a_move_that_did_no_worse_than_the_hints_is_not_told_a_better_one():
         expert=hinted,
     )
     assert decision.better is None
+    assert decision.to_json()["better"] is None  # --json and the replay page's API say so too
     assert "better" not in mark_note(decision, translator("en"))
     # The table of paiute review: no better action, and no chips beside the empty cell.
     from paiute.cli.review_command import _row
@@ -167,6 +168,7 @@ def test_a_move_that_did_no_worse_than_the_hints_is_not_told_a_better_one():
         **{**_fields(decision), "ev_played": 0.1, "loss": 0.2, "loss_interval": (0.05, 0.35)}
     )
     assert worse.better == hinted
+    assert worse.to_json()["better"] == "discard 9s"
     assert "better discard 9" in mark_note(worse, translator("en"))
     assert _row(worse, translator("en"))[4:6] == ["discard 9♠", "+0.30"]
 

@@ -27,6 +27,7 @@ KEYS = [
     "loss",
     "mark",
     "expert",
+    "better",
 ]
 
 
@@ -128,3 +129,27 @@ def test_usage_errors_exit_2(capsys, wild_record, argv):
         status = exit_.code
     assert status == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_seat_or_deal_not_in_the_record_is_named_with_the_ones_there(capsys, wild_record):
+    status, _, err = run(capsys, "review", str(wild_record), "--deal", "3")
+    assert status == 2
+    assert "--deal 3: the record has deals 0 to 0" in err
+    status, _, err = run(capsys, "review", str(wild_record), "--seat", "7")
+    assert status == 2
+    assert "--seat 7: the record has seats 0 to 1" in err
+
+
+def test_json_better_names_the_better_action_only_where_the_loss_is_above_zero(capsys, wild_record):
+    status, out, _ = run(capsys, "review", str(wild_record), "--json", "--playouts", "8", "--workers", "1")
+    assert status == 0
+    decisions = [json.loads(line) for line in out.splitlines()[:-1]]
+    assert decisions
+    for row in decisions:  # (loss is rounded to the JSON's places: a named one may show 0.0)
+        if row["better"] is None:
+            assert row["best"] == row["played"] or row["loss"] <= 0
+        else:
+            assert row["better"] == row["best"] != row["played"]
+            assert row["loss"] >= 0
+    assert any(row["better"] is not None for row in decisions)
+    assert any(row["better"] is None for row in decisions)

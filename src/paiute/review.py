@@ -240,6 +240,7 @@ class Decision:
             "loss": _round(self.loss),
             "mark": None if self.mark is None else self.mark.value,
             "expert": str(self.expert),
+            "better": None if self.better is None else str(self.better),
         }
 
 

@@ -127,9 +127,9 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.deal is not None and not 0 <= args.deal < len(record.deals):
         raise ReviewError(
-            N_("--deal {deal}: the record has {n} deal(s), numbered from 0"),
+            N_("--deal {deal}: the record has deals 0 to {last}"),
             deal=args.deal,
-            n=len(record.deals),
+            last=len(record.deals) - 1,
         )
     seats = None if args.seat is None else [args.seat]
     with _progress_bar(tr) as progress:
