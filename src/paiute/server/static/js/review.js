@@ -82,13 +82,15 @@ export function renderStep(container, review, step, name) {
   if (decision.mark) {
     line.append(el("span", `tag mark mark-${decision.mark}`, t(`review.mark.${decision.mark}`)));
   }
-  // The better action is named only where it is another and worth more (Decision.better):
-  // a move that did no worse than the hint's is no error in itself.
-  const better = decision.best !== decision.played && decision.loss > 0;
+  // The better action is named only where it is another and worth more (Decision.better, the
+  // server's `better`): a move that did no worse than the hint's is no error in itself. A
+  // review stored before `better` was sent lacks it: the same rule, worked out here.
+  let better = decision.best !== decision.played && decision.loss > 0 ? decision.best : null;
+  if ("better" in decision) better = decision.better;
   const text = better
     ? t("review.step.better", {
         name: name(decision.seat),
-        best: actionWords(decision.best),
+        best: actionWords(better),
         ev_best: chips(decision.ev_best),
         ev_played: chips(decision.ev_played),
       })
