@@ -279,17 +279,27 @@ def test_prepare_says_whether_pimc_will_search(monkeypatch: pytest.MonkeyPatch) 
 
 @pytest.mark.parametrize("preset", ["pagat", "gamerules"])
 def test_a_small_duplicate_tournament_runs_and_reports(preset: str) -> None:
+    # The CI tournament: a few hundred boards at a small iteration budget, 4 seats
+    # A B A B, every board in both rotations. It asserts that it runs and reports, never a
+    # margin or a timing (benchmarks/README.md has those).
     result = run_tournament(
         ["pimc:iterations=3", "greedy"],
-        deals=2,
+        deals=200,
         players=4,
         seed=7,
-        workers=1,
+        workers=2,
         rules=RuleSet.from_preset(preset),
         seating="rotations",
     )
-    assert result.deals == 4
+    assert result.deals == 400
     assert {standing.spec for standing in result.standings} == {"pimc:iterations=3", "greedy"}
+    for standing in result.standings:
+        assert standing.deals == 800  # two seats of four, on every deal
+        assert standing.ci95 is not None
+        low, high = standing.ci95
+        assert low <= standing.chips_per_deal <= high
+        assert set(standing.rating) == {"mu", "sigma", "ordinal"}
+        assert sum(standing.calls.values()) > 0
     assert sum(standing.chips for standing in result.standings) <= 0  # R8.6: a dead deal keeps its pot
 
 
