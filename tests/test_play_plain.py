@@ -388,3 +388,22 @@ def test_play_arguments_make_the_table() -> None:
     assert config.humans == (0, 1)
     assert config.rules.open_discard  # R2.7 [gamerules]
     assert build_config(parser.parse_args(["play"])).names == ("You", "Medium 1", "Medium 2")  # level medium
+
+
+def test_plain_on_a_terminal_wraps_long_lines_between_words_and_loses_no_word() -> None:
+    # On a terminal (paiute play --plain passes its width) a long line, such as the hint's or
+    # a refusal with its rule, breaks between words, not mid-word as the terminal would.
+    def played(width: int | None) -> str:
+        session = stacked_session(2, {0: "Jc Jd 7h 7s 4c"}, upcard="2c", stock="9d Kh Qh 4d")
+        for text in ("draw stock", "discard 9d", "draw stock", "discard Kh", "draw stock", "discard Qh"):
+            session.apply(Action.parse(text))
+        out = io.StringIO()
+        PlainUI(session, io.StringIO("s\nc\nc6\nh\n"), out, echo=True, width=width).run()
+        return out.getvalue()
+
+    whole, wrapped = played(None), played(40)
+    assert any(len(line) > 40 for line in whole.splitlines())
+    for line in wrapped.splitlines():
+        assert len(line) <= 40 or " " not in line.strip(), line  # only a single long word runs over
+    assert wrapped.split() == whole.split()  # the same words in the same order
+    assert "Not allowed: R5.7 a Paiute may be called only" in " ".join(wrapped.split())

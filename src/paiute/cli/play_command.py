@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import shutil
 import sys
 import time
 from collections import Counter
@@ -405,8 +406,16 @@ def _play(session: Session, args: argparse.Namespace) -> int:
         from paiute.tui.plain import PlainUI
 
         delay = 0.0 if args.delay is None else args.delay
+        # On a terminal long lines are wrapped between words; a pipe gets them whole.
+        width = shutil.get_terminal_size().columns - 1 if sys.stdout.isatty() else None
         ui = PlainUI(
-            session, sys.stdin, sys.stdout, delay=delay, echo=not sys.stdin.isatty(), tr=args_translator(args)
+            session,
+            sys.stdin,
+            sys.stdout,
+            delay=delay,
+            echo=not sys.stdin.isatty(),
+            tr=args_translator(args),
+            width=None if width is None or width < 20 else width,
         )
         return ui.run()
     from paiute.tui.app import PlayApp

@@ -19,6 +19,7 @@ Action.parse('call')
 
 from __future__ import annotations
 
+import textwrap
 import time
 from dataclasses import dataclass
 from typing import TextIO
@@ -124,9 +125,13 @@ class PlainUI:
         delay: float = 0.0,
         echo: bool = False,
         tr: Translator | None = None,
+        width: int | None = None,
     ) -> None:
         #: The language of everything printed (the commands typed stay the same).
         self.tr = tr or translator()
+        #: Lines longer than this are wrapped between words (None: printed as they are, for
+        #: a pipe or a file; ``paiute play --plain`` passes a terminal's width).
+        self.width = width
         self.session = session
         self.stdin = stdin
         self.stdout = stdout
@@ -149,8 +154,39 @@ class PlainUI:
     # -- output and input -----------------------------------------------------------------
 
     def say(self, text: str = "") -> None:
-        self.stdout.write(text + "\n")
+        self.stdout.write(self.wrapped(text) + "\n")
         self.stdout.flush()
+
+    def wrapped(self, text: str) -> str:
+        """``text`` with each line longer than :attr:`width` broken between words, the
+        continuation indented two more than the line (a terminal would break it mid-word).
+
+        >>> ui = PlainUI.__new__(PlainUI)
+        >>> ui.width = 24
+        >>> print(ui.wrapped("  discard Qh shows +0.56 chips more in these playouts"))
+          discard Qh shows +0.56
+            chips more in these
+            playouts
+        """
+        if self.width is None:
+            return text
+        lines = []
+        for line in text.split("\n"):
+            if len(line) <= self.width:
+                lines.append(line)
+                continue
+            indent = line[: len(line) - len(line.lstrip(" "))]
+            lines.extend(
+                textwrap.wrap(
+                    line,
+                    self.width,
+                    subsequent_indent=indent + "  ",
+                    break_long_words=False,
+                    break_on_hyphens=False,
+                )
+                or [line]
+            )
+        return "\n".join(lines)
 
     def ask(self, prompt: str) -> str | None:
         """One line of input, or ``None`` at the end of input."""
