@@ -37,7 +37,7 @@ def test_hint_button_shows_the_best_move_and_its_reasons(server: Server, browser
     page.click("#hint-button")
     page.wait_for_selector("#hint-panel .hint-table", timeout=STEP_MS)
     text = page.inner_text("#hint-panel")
-    assert "Best move: " in text
+    assert "Recommended: " in text  # the expert's move, whatever the playouts show (hint.move)
     # The move is the expert level's; the playouts explain it.
     assert any(
         words in text for words in ("The expert's move; below, each of the", "Your only legal move now.")
@@ -84,7 +84,11 @@ def test_hint_button_shows_the_best_move_and_its_reasons(server: Server, browser
     text = page.inner_text("#hint-panel")
     moves = len(page.locator("#hint-panel tbody tr").all())
     assert f"The expert's move; below, each of the {moves} moves played out 1 time." in text
-    assert "shows +0.4 chips more in these playouts (+0.1 to +0.7); moves chosen that way" in text
+    assert "shows +0.40 chips more in these playouts (+0.10 to +0.70); moves chosen that way" in text
+    # Every figure of the table has two decimals, as the terminal's hint has.
+    figures = page.locator("#hint-panel tbody td:nth-child(2)").all_inner_texts()
+    assert figures
+    assert all(re.fullmatch(r"[+−]\d+\.\d\d", figure) for figure in figures), figures
     assert "within their noise" not in text
     page.unroute("**/api/tables/*/hint")
     # A spectator sees no button.

@@ -31,10 +31,11 @@ function percent(chance) {
   return t("hint.percent", { percent: formatNumber(Math.round(chance * 100)) });
 }
 
+/** Chips with their sign and two decimals, as the terminal's hint writes them (+0.40, −1.25). */
 function chips(x) {
   if (x === null || x === undefined) return "?";
   const rounded = Math.round(x * 100) / 100;
-  return (rounded >= 0 ? "+" : "−") + formatNumber(Math.abs(rounded));
+  return (rounded >= 0 ? "+" : "−") + formatNumber(Math.abs(rounded), 2);
 }
 
 function cardsText(cards) {

@@ -349,7 +349,7 @@ export const EN = {
   "hint.heading": "Hint",
   "hint.close": "Hide",
   "hint.stale": "The table has moved on since this hint: ask again.",
-  "hint.move": "Best move: {action}",
+  "hint.move": "Recommended: {action}",
   "hint.basis.expert": {
     one: "The expert's move; below, each of the {moves} moves played out {count} time.",
     other: "The expert's move; below, each of the {moves} moves played out {count} times.",
@@ -495,9 +495,18 @@ export function currentLanguage() {
   return lang;
 }
 
-/** A number as people reading the page's language write it (Bengali digits for bn; no grouping). */
-export function formatNumber(n) {
-  return numbers.format(n);
+/**
+ * A number as people reading the page's language write it (Bengali digits for bn; no grouping),
+ * with exactly `digits` decimals when given (a column of figures that line up).
+ */
+export function formatNumber(n, digits) {
+  if (digits === undefined) return numbers.format(n);
+  const fixed = new Intl.NumberFormat(lang, {
+    useGrouping: false,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+  return fixed.format(n);
 }
 
 /**
