@@ -60,8 +60,10 @@ from paiute.chance import SeededChance
 from paiute.deal import Deal
 from paiute.match import Match
 from paiute.observation import Observation
+from paiute.players.base import MAX_ITERATIONS, MAX_WORKERS
 from paiute.players.greedy import GreedyPlayer
 from paiute.players.play import play_turn
+from paiute.rules import PRESETS
 
 VARIANTS = (
     "uniform",
@@ -404,7 +406,7 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=400)
     parser.add_argument("--determinizations", type=int, default=200)
     parser.add_argument("--policy", choices=("playout", "greedy"), default="playout")
-    parser.add_argument("--preset", default="pagat")
+    parser.add_argument("--preset", choices=sorted(PRESETS), default="pagat")
     parser.add_argument(
         "--save", help="write each variant's chips a board to SAVE-VARIANT.npy (to pair runs later)"
     )
@@ -434,6 +436,14 @@ def main() -> None:
         help="learned variants: deals of greedy self-play to fit the model on",
     )
     args = parser.parse_args()
+    if args.boards < 2:
+        parser.error(f"--boards must be at least 2 (an interval needs two), not {args.boards}")
+    if not 1 <= args.determinizations <= MAX_ITERATIONS:
+        parser.error(f"--determinizations must be from 1 to {MAX_ITERATIONS}, not {args.determinizations}")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        parser.error(f"--workers must be from 1 to {MAX_WORKERS}, not {args.workers}")
+    if args.depth < 1 or args.particles < 1 or not 0 < args.eps < 1:
+        parser.error("--depth and --particles must be at least 1, --eps between 0 and 1")
     factors = None
     if args.factors:
         try:

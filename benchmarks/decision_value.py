@@ -45,6 +45,8 @@ from self_play import greedy_positions
 
 from paiute import RuleSet
 from paiute.players import make_player
+from paiute.players.base import MAX_ITERATIONS, MAX_WORKERS
+from paiute.rules import PRESETS
 
 PLAYERS = 4
 KINDS = ("draw", "discard", "call?", "last draw", "last discard", "last call?")
@@ -148,10 +150,17 @@ def main() -> None:
         help="who plays the playouts that value the true deal: the compiled playout policy (fast) "
         "or the exact greedy (the real opponents' play, about six times slower)",
     )
-    parser.add_argument("--preset", default="pagat")
+    parser.add_argument("--preset", choices=sorted(PRESETS), default="pagat")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, not {args.games}")
+    for option, value in (("--determinizations", args.determinizations), ("--exact", args.exact)):
+        if not 1 <= value <= MAX_ITERATIONS:
+            parser.error(f"{option} must be from 1 to {MAX_ITERATIONS}, not {value}")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        parser.error(f"--workers must be from 1 to {MAX_WORKERS}, not {args.workers}")
     variants = args.variants.split(",")
     for name in variants:
         if not VARIANT.fullmatch(name):

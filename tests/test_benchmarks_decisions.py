@@ -61,6 +61,34 @@ def test_decision_value_refuses_a_bad_variant(
     )
 
 
+@pytest.mark.parametrize(
+    ("name", "args", "said"),
+    [
+        ("decision_value", ["--games", "0"], "--games must be at least 1, not 0"),
+        (
+            "decision_value",
+            ["--determinizations", "0"],
+            "--determinizations must be from 1 to 1000000, not 0",
+        ),
+        ("decision_value", ["--exact", "2000000"], "--exact must be from 1 to 1000000, not 2000000"),
+        ("decision_value", ["--workers", "0"], "--workers must be from 1 to 64, not 0"),
+        ("decision_value", ["--preset", "nope"], "invalid choice: 'nope'"),
+        ("belief_bound", ["--boards", "1"], "--boards must be at least 2 (an interval needs two), not 1"),
+        ("belief_bound", ["--determinizations", "0"], "--determinizations must be from 1 to 1000000, not 0"),
+        ("belief_bound", ["--workers", "65"], "--workers must be from 1 to 64, not 65"),
+        ("belief_bound", ["--eps", "1.5"], "--eps between 0 and 1"),
+        ("belief_bound", ["--preset", "nope"], "invalid choice: 'nope'"),
+    ],
+)
+def test_a_count_out_of_range_is_refused_in_one_line_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, args: list[str], said: str
+) -> None:
+    # --boards 0 divided by zero, --workers 0 was the process pool's ValueError.
+    error = _refused(monkeypatch, capsys, name, *args)
+    assert said in error
+    assert "Traceback" not in error
+
+
 def test_belief_bound_plays_a_board_with_each_belief() -> None:
     script = _script("belief_bound")
     ratio = script.calibrate("pagat", 2, 5, 1)
