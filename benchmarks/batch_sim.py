@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import os
 import platform
 import resource
@@ -407,6 +408,10 @@ def main() -> None:
     if args.child:
         child(args.child)
         return
+    if not 0 < args.seconds < math.inf or args.repeats < 1:  # NaN too
+        parser.error(
+            f"--seconds must be positive and --repeats at least 1, not {args.seconds} and {args.repeats}"
+        )
     if args.startup:
         args.only = "startup"
     sections = [s.strip() for s in args.only.split(",") if s.strip()]

@@ -17,6 +17,7 @@ import time
 
 from paiute import Match, RuleSet, SeededChance
 from paiute.players import make_player
+from paiute.players.base import MAX_ITERATIONS
 from paiute.record import Record
 from paiute.review import DEFAULT_PLAYOUTS, review_record
 
@@ -36,6 +37,10 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.deals < 1:
+        parser.error(f"--deals must be at least 1, not {args.deals}")
+    if not 1 <= args.playouts <= MAX_ITERATIONS:
+        parser.error(f"--playouts must be from 1 to {MAX_ITERATIONS}, not {args.playouts}")
     seconds: list[float] = []
     cpu: list[float] = []
     decisions: list[int] = []

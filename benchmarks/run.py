@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import os
 import platform
 import random
@@ -959,6 +960,8 @@ def main() -> int:
     args = parser.parse_args()
     seconds = args.seconds if args.seconds is not None else (0.3 if args.quick else 1.5)
     repeats = args.repeats if args.repeats is not None else (3 if args.quick else 5)
+    if not 0 < seconds < math.inf or repeats < 1:  # NaN too
+        parser.error(f"--seconds must be positive and --repeats at least 1, not {seconds} and {repeats}")
 
     global WARMUP_SECONDS
     WARMUP_SECONDS = args.warmup if args.warmup is not None else (2.0 if args.quick else 8.0)

@@ -46,6 +46,7 @@ import argparse
 import contextlib
 import datetime
 import json
+import math
 import os
 import platform
 import shlex
@@ -61,6 +62,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from paiute import Deal, RuleSet, SeededChance  # noqa: E402
 from paiute.players import make_player  # noqa: E402
+from paiute.players.base import MAX_ITERATIONS, MAX_MS  # noqa: E402
 from paiute.tournament import TournamentResult, parallel_map, run_tournament  # noqa: E402
 
 SECTIONS = ("greedy", "throughput", "calibrate", "ismcts", "iterations", "pimc", "pimc-iterations")
@@ -350,14 +352,44 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     for key, value in defaults.items():
         if getattr(args, key) is None:
             setattr(args, key, value)
+    counts = {
+        "--workers": args.workers,
+        "--greedy-boards": args.greedy_boards,
+        "--tp-boards": args.tp_boards,
+        "--tp-repeats": args.tp_repeats,
+        "--calib-decisions": args.calib_decisions,
+        "--ms-boards": args.ms_boards,
+        "--it-boards": args.it_boards,
+        "--pimc-boards": args.pimc_boards,
+    }
+    for option, count in counts.items():
+        if count is not None and count < 1:
+            parser.error(f"{option} must be at least 1, not {count}")
+    for option, seconds in (
+        ("--ms-seconds", args.ms_seconds),
+        ("--it-seconds", args.it_seconds),
+        ("--pimc-seconds", args.pimc_seconds),
+    ):
+        if not 0 < seconds < math.inf:  # NaN too
+            parser.error(f"{option} must be a positive number of seconds, not {seconds}")
     args.sections = SECTIONS if args.only is None else tuple(s.strip() for s in args.only.split(","))
     unknown = set(args.sections) - set(SECTIONS)
     if unknown:
         parser.error(f"unknown sections {sorted(unknown)} (sections: {', '.join(SECTIONS)})")
-    args.ms_list = _ints(args.ms)
-    args.it_list = _ints(args.iterations)
-    args.pimc_ms_list = _ints(args.pimc_ms)
-    args.pimc_it_list = _ints(args.pimc_iterations)
+    for option, attribute, text in (
+        ("--ms", "ms_list", args.ms),
+        ("--iterations", "it_list", args.iterations),
+        ("--pimc-ms", "pimc_ms_list", args.pimc_ms),
+        ("--pimc-iterations", "pimc_it_list", args.pimc_iterations),
+    ):
+        try:
+            budgets = _ints(text)
+        except ValueError:
+            parser.error(f"{option} wants whole numbers separated by commas, not {text!r}")
+        bound = MAX_MS if option.endswith("ms") else MAX_ITERATIONS
+        if not budgets or not all(1 <= budget <= bound for budget in budgets):
+            parser.error(f"{option} wants budgets from 1 to {bound:.0f}, not {text!r}")
+        setattr(args, attribute, budgets)
     args.preset_list = [part.strip() for part in args.presets.split(",") if part.strip()]
     for preset in args.preset_list:
         try:
