@@ -294,9 +294,9 @@ class BeliefBot:
                 np.zeros((1, 4), dtype=np.uint64),
             )
         values = np.zeros((len(legal), n))
-        run_estimates(
-            position, [a.id for a in legal], seed, 0, n, values, weights, self.setup.policy, _Dealt(dealt)
-        )
+        # After a rebuild nothing was dealt above: the kernel deals as it always does.
+        dealer = None if observation.rebuilds else _Dealt(dealt)
+        run_estimates(position, [a.id for a in legal], seed, 0, n, values, weights, self.setup.policy, dealer)
         means = values.mean(axis=1)
         if observation.rebuilds:
             return legal[int(np.argmax(means))]
