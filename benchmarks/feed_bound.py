@@ -149,33 +149,22 @@ def feed_chances(
 ) -> npt.NDArray[np.float64]:
     """For each of ``cards`` thrown now, the share of ``hands`` (the next player's five cards)
     that could call at once after taking it from the pile (see the module)."""
-    evaluator, single = _evaluators(observation)
-    count = hands.shape[0]
-    # A hand that makes a combination by itself would have called (the batch form reads six
-    # cards, so the five alone go through the scalar evaluator).
-    possible = np.array([single.code(hand) == 0 for hand in hands.tolist()], dtype=np.bool_)
+    calls, possible = feed_table(observation, cards, hands)
     if not possible.any():
         return np.zeros(len(cards))
-    paiute_ok = paiute_allowed(observation, next_seat(observation))
-    chances = np.empty(len(cards))
-    for index, card in enumerate(cards):
-        held = np.concatenate([hands, np.full((count, 1), card, dtype=np.uint8)], axis=1)
-        six = evaluator.six_codes(held)
-        if not paiute_ok:
-            six = np.where((six >> 12) == PAIUTE, 0, six)  # R5.7
-        # Among hands that make nothing alone, a five-card combination shows the card taken.
-        calls = (six > 0) | (evaluator.best5_codes(held) > 0)
-        chances[index] = float((calls & possible).sum()) / float(possible.sum())
-    return chances
+    # A hand that makes a combination by itself would have called: it is not counted.
+    return np.asarray((calls & possible).sum(axis=1) / possible.sum(), dtype=np.float64)
 
 
 def feed_table(
     observation: Observation, cards: Sequence[Card], hands: npt.NDArray[np.uint8]
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """``calls[c, h]``: whether hand ``h`` could call at once after taking ``cards[c]`` from the
-    pile; ``possible[h]``: whether hand ``h`` makes no combination alone (see the module)."""
+    pile (a six-card call, or a five-card one showing the card taken, R4.3, R6.2; a Paiute only
+    where R5.7 allows it); ``possible[h]``: whether hand ``h`` makes no combination alone."""
     evaluator, single = _evaluators(observation)
     count = hands.shape[0]
+    # The batch form reads six cards, so the five alone go through the scalar evaluator.
     possible = np.array([single.code(hand) == 0 for hand in hands.tolist()], dtype=np.bool_)
     paiute_ok = paiute_allowed(observation, next_seat(observation))
     calls = np.zeros((len(cards), count), dtype=np.bool_)
