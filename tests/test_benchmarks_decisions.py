@@ -106,7 +106,7 @@ def test_belief_bound_plays_a_board_with_each_belief() -> None:
         assert isinstance(script.play_board((1, variant, kept)), float)
 
 
-def test_belief_bound_feed_searches_only_the_throws_before_a_call() -> None:
+def test_r4_2_r7_2_belief_bound_feed_searches_only_the_throws_before_a_call() -> None:
     # R4.2, R7.2: only a throw before any call can feed the next player; every other decision
     # of the feed variant is the kept bot's.
     script = _script("belief_bound")
