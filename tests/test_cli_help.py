@@ -161,3 +161,16 @@ def test_tournament_json_has_no_records_by_default(
     assert status == 0
     assert json.loads(out)["records"] is None
     assert list(tmp_path.iterdir()) == []
+
+
+def test_tournament_help_offers_the_levels_in_every_language(capsys: pytest.CaptureFixture[str]) -> None:
+    # Levels are chosen by name wherever a bot is chosen (issue 11), and help names them, with
+    # the issue's line-up (4 seats A B A B, both rotations) as its first example.
+    from paiute.players import LEVELS
+
+    for lang in LANGUAGES:
+        status, out, _ = run(capsys, "--lang", lang, "tournament", "--help")
+        assert status == 0
+        text = " ".join(out.split())
+        assert all(level in text for level in LEVELS), lang
+        assert "paiute tournament expert hard --players 4 --seating rotations" in text, lang

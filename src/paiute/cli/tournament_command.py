@@ -76,6 +76,7 @@ _EPILOG_JSON = N_("""\
 """)
 _EPILOG_EXAMPLES = N_("""\
 examples:
+  paiute tournament expert hard --players 4 --seating rotations --deals 2000 --seed 1
   paiute tournament random random:seed=1 --deals 200 --seed 7
   paiute tournament greedy random --players 4 --deals 100 --workers 4 --json
   paiute tournament greedy random --deals 500 --option stake=5 --records games.jsonl
@@ -111,8 +112,8 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         help=_(N_("duplicate tournament between bots: chips per deal, win rates, ratings")),
         description=_(
             N_(
-                "Play a duplicate tournament between two or more bots (player specs such as "
-                "random or random:seed=3): every seating of the bots plays the same shuffled packs. "
+                "Play a duplicate tournament between two or more bots (levels easy, medium, hard, "
+                "expert, or player specs such as greedy or random:seed=3): every seating of the bots plays the same shuffled packs. "
                 "Reports, per bot, chips won per deal with a {level} confidence interval, the win rate, "
                 "the calls by combination and a rating."
             ),
@@ -125,7 +126,10 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "bots", nargs="+", metavar=_(N_("BOT")), help=_(N_("a player spec: NAME or NAME:KEY=VALUE,..."))
+        "bots",
+        nargs="+",
+        metavar=_(N_("BOT")),
+        help=_(N_("a level (easy, medium, hard, expert) or a player spec: NAME or NAME:KEY=VALUE,...")),
     )
     parser.add_argument(
         "--deals",
