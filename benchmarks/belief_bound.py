@@ -22,7 +22,10 @@ the guard's sharper prediction of the one thing the true hands are worth. With `
 BOT:Z`` it keeps BOT's move unless the best throw beats it by Z standard errors of the paired
 difference, and plays BOT's move at every other decision; ``kept`` plays BOT alone on the
 same boards (the pair to compare). ``--save PREFIX`` writes each variant's chips a board to
-``PREFIX-VARIANT.npy``, to pair runs made apart.
+``PREFIX-VARIANT.npy``, to pair runs made apart. ``--continuation`` plays the ``feed``
+variant's playouts with ``guard_playouts.py``: the searching seat by the compiled playout
+policy, greedy exactly, or greedy guarding its discards (``playout``, ``greedy``, ``guard``),
+every other seat by the compiled playout policy.
 
     .venv/bin/python benchmarks/belief_bound.py --boards 400                  # ~5 CPU-min a variant
     .venv/bin/python benchmarks/belief_bound.py --variants exact --policy greedy
@@ -30,6 +33,7 @@ same boards (the pair to compare). ``--save PREFIX`` writes each variant's chips
     .venv/bin/python benchmarks/belief_bound.py --variants inference --factors 0.4,0.8,3
     .venv/bin/python benchmarks/belief_bound.py --preset gamerules --variants inference,structure
     .venv/bin/python benchmarks/belief_bound.py --variants kept,feed --keep guarded:1 --boards 10000
+    .venv/bin/python benchmarks/belief_bound.py --variants kept,feed --keep guarded:1 --continuation guard
 """
 
 from __future__ import annotations
@@ -62,6 +66,7 @@ from paiute.match import Match
 from paiute.observation import Observation
 from paiute.players.base import MAX_ITERATIONS, MAX_WORKERS
 from paiute.players.greedy import GreedyPlayer
+from paiute.players.guarded import DEFAULT_WEIGHT
 from paiute.players.play import play_turn
 from paiute.rules import PRESETS
 
@@ -105,6 +110,9 @@ class Setup:
     ratio: npt.NDArray[np.float64] | None = None  # the "structure" variant's, [BUCKETS, PROFILES]
     coefficients: npt.NDArray[np.float64] | None = None  # the "learned" variants' (learned_belief.py)
     keep: tuple[str, float] | None = None  # the "feed" variant: keep this bot's move unless beaten by z SE
+    # The "feed" variant's playouts: the searching seat played by guard_playouts.CONTINUATIONS'
+    # policy and every other seat by the compiled playout policy (None: --policy for every seat).
+    continuation: str | None = None
 
 
 def _weights(observation: Observation, factors: tuple[float, float, float] | None) -> npt.NDArray[np.float64]:
@@ -295,8 +303,26 @@ class BeliefBot:
             )
         values = np.zeros((len(legal), n))
         # After a rebuild nothing was dealt above: the kernel deals as it always does.
-        dealer = None if observation.rebuilds else _Dealt(dealt)
-        run_estimates(position, [a.id for a in legal], seed, 0, n, values, weights, self.setup.policy, dealer)
+        if self.setup.continuation is not None:
+            import guard_playouts
+
+            guard_playouts.run_estimates(
+                position,
+                [a.id for a in legal],
+                seed,
+                0,
+                n,
+                values,
+                weights,
+                self.setup.continuation,
+                (*guard_playouts.EMULATION[self.setup.preset], DEFAULT_WEIGHT),
+                None if observation.rebuilds else dealt,
+            )
+        else:
+            dealer = None if observation.rebuilds else _Dealt(dealt)
+            run_estimates(
+                position, [a.id for a in legal], seed, 0, n, values, weights, self.setup.policy, dealer
+            )
         means = values.mean(axis=1)
         if observation.rebuilds:
             return legal[int(np.argmax(means))]
@@ -408,6 +434,12 @@ def main() -> None:
     parser.add_argument("--policy", choices=("playout", "greedy"), default="playout")
     parser.add_argument("--preset", choices=sorted(PRESETS), default="pagat")
     parser.add_argument(
+        "--continuation",
+        choices=("playout", "greedy", "guard"),
+        help="feed variant: the searching seat's policy in the playouts, every other seat's the "
+        "compiled playout policy (guard_playouts.py; default: --policy for every seat)",
+    )
+    parser.add_argument(
         "--save", help="write each variant's chips a board to SAVE-VARIANT.npy (to pair runs later)"
     )
     parser.add_argument(
@@ -499,6 +531,7 @@ def main() -> None:
         ratio,
         coefficients,
         keep,
+        args.continuation,
     )
     results: dict[str, Any] = {}
     for variant in variants:

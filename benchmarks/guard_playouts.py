@@ -1,0 +1,269 @@
+"""Playouts in which the searching seat guards its discards: an experiment for issue 11.
+
+Search on top of the ``expert`` (``guarded``) adds nothing when its playouts are played by
+greedy's policy for every seat: greedy throws on its next turn the card the guard kept back,
+so a rollout cannot see what guarding on *every* turn is worth (benchmarks/README.md, "Search
+over the expert's move"). This module lets the searching seat guard inside the playouts.
+
+The shipped guard reads 38 columns of public facts (:mod:`paiute.players.feed`); in a
+playout it is *emulated* instead. On each discard of the searching seat before any call
+(R7.2), every card greedy weighs throwing gets a feed chance drawn from what the shipped model
+gives a card like it: the logit is normal, with the mean and spread the model's logits have
+over cards that truly feed the next player (it could call at once after taking the card from
+the pile: R4.2, R4.3, R5.7, R6) or over cards that do not, measured on greedy's self-play
+(``EMULATION``, from 400 deals a preset at four seats; the model's AUC there is 0.758 on
+pagat and 0.721 on gamerules). The seat then throws the card whose greedy score less
+``weight`` times that chance is highest, greedy's own choice kept where it is as good, as
+:class:`~paiute.players.guarded.GuardedPlayer` does. The draws are independent from one
+decision to the next and from one card to the next, where the real model's errors persist
+and its chances for the cards of one decision move together. So the emulated guard is more
+active than the real one: on the discards of 40 deals a preset of greedy self-play it throws a
+card greedy scores lower on 5.1% of them (57 of some 1,100), the real guard on 1.6% (16 of
+1,031). Its playouts therefore stand further from greedy's than the real guard's would.
+
+Every other seat, and the searching seat's other decisions, are played by the compiled
+``playout`` policy (``searcher=0``), or greedy exactly (``searcher=1``, the searching seat
+only, unguarded: the control), or greedy guarded as above (``searcher=2``).
+``belief_bound.py --continuation`` plays its variants with these playouts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from paiute.compiled._jit import inline, jit
+from paiute.compiled.greedy import _danger, greedy_action
+from paiute.compiled.greedy_score import G_HORIZON, W_PAIUTE, best_code, bit_count, hand_score
+from paiute.compiled.playout import policy_action
+from paiute.compiled.rng import seed_deal, uniform
+from paiute.compiled.rules import apply_action
+from paiute.compiled.search import (
+    SCRATCH,
+    Position,
+    _copy,
+    _determinize,
+    _value,
+)
+from paiute.compiled.state import (
+    CALL_BASE,
+    DISCARD,
+    DISCARD_BASE,
+    HAND_CAP,
+    LEGAL_CAP,
+    MAX_SEATS,
+    P_PAIUTE_ANY,
+    P_PLAYERS,
+    RUNNING,
+    TRUNCATED,
+    new_batch,
+)
+from paiute.compiled.tables import card_bits, card_key, five_code, rank_lookup
+from paiute.scoring import PAIUTE
+
+#: The shipped model's logits at four seats over greedy's candidate throws (400 deals of
+#: greedy self-play, seed 777): mean and spread over cards that do not feed, then over cards
+#: that do.
+EMULATION: dict[str, tuple[float, float, float, float]] = {
+    "pagat": (-4.243, 1.038, -3.138, 1.179),
+    "gamerules": (-3.250, 0.976, -2.452, 0.924),
+}
+#: The searching seat's policy in the playouts.
+CONTINUATIONS = {"playout": 0, "greedy": 1, "guard": 2}
+_GREEDY_AT = LEGAL_CAP + 85
+
+
+@inline
+def _gaussian(rng: Any, d: int) -> float:
+    """A standard normal draw (Box-Muller) from deal ``d``'s generator."""
+    u = 1.0 - uniform(rng, d)  # in (0, 1]
+    return math.sqrt(-2.0 * math.log(u)) * math.cos(2.0 * math.pi * uniform(rng, d))
+
+
+@inline
+def feeds(s: Any, tables: Any, p: Any, d: int, other: int, card: int) -> bool:
+    """Whether ``other`` could call at once after taking ``card`` from the pile: R4.2, a
+    five-card call never putting the taken card down (R4.3, R6.2) or a six-card call (R6.3),
+    a Paiute only where R5.7 allows it; before any call, so no floor (R6.4)."""
+    wild = s.wild[d]
+    key = s.hand_key[d, other] + card_key(wild, card)
+    bits = s.hand_bits[d, other] | card_bits(wild, card)
+    if best_code(tables, key, bits) == 0:
+        return False
+    paiute_ok = s.draws[d, other] == 0 or p[P_PAIUTE_ANY] != 0
+    six, _ = rank_lookup(tables, key)
+    if six and ((six >> 12) != PAIUTE or paiute_ok):
+        return True
+    for i in range(s.hand_len[d, other]):
+        held = s.hands[d, other, i]
+        if five_code(tables, key - card_key(wild, held), bits & ~card_bits(wild, held)) > 0:
+            return True
+    return False
+
+
+@jit
+def guarded_action(s: Any, tables: Any, g: Any, p: Any, d: int, work: Any, emulation: Any) -> int:
+    """Greedy's action for the seat to act in deal ``d``, its discards before any call guarded
+    by emulated feed chances (see the module). ``emulation``: the four logit figures of
+    :data:`EMULATION`, then the guard's weight."""
+    action = greedy_action(s, tables, g, p, d, work)  # also surveys the seat's view (work)
+    if s.phase[d] != DISCARD or s.n_calls[d] > 0 or action < DISCARD_BASE or action >= CALL_BASE:
+        return action
+    seat = s.seat[d]
+    wild = s.wild[d]
+    count = s.hand_len[d, seat]
+    key = s.hand_key[d, seat]
+    bits = s.hand_bits[d, seat]
+    taken = s.taken[d]
+    horizon = g[5][G_HORIZON]
+    paiute_now = work[W_PAIUTE] != 0
+    following = (seat + 1) % p[P_PLAYERS]
+    danger = _danger(s, p, work, d, seat)  # greedy's 0.01 a fed card known in the next hand
+    naturals = 0
+    for i in range(count):
+        card = s.hands[d, seat, i]
+        if card != taken and not (wild >> card) & 1:
+            naturals += 1
+    best = -1e300
+    best_card = -1
+    kept = -1e300
+    for i in range(count):
+        card = s.hands[d, seat, i]
+        if card == taken or (naturals and (wild >> card) & 1):
+            continue  # R4.3; and no wild card while a natural one can go (R3)
+        fed = bit_count((danger >> (4 * (card >> 2))) & 0xF) if card < 52 else 0
+        score = (
+            hand_score(
+                tables,
+                g,
+                work,
+                key - card_key(wild, card),
+                bits & ~card_bits(wild, card),
+                horizon,
+                paiute_now,
+            )
+            - 0.01 * fed
+        )
+        if feeds(s, tables, p, d, following, card):
+            logit = emulation[2] + emulation[3] * _gaussian(s.rng, d)
+        else:
+            logit = emulation[0] + emulation[1] * _gaussian(s.rng, d)
+        guarded = score - emulation[4] / (1.0 + math.exp(-logit))
+        if card == action - DISCARD_BASE:
+            kept = guarded
+        if guarded > best:
+            best, best_card = guarded, card
+    if kept >= best - 1e-12:
+        return action  # greedy's own choice is as good: keep it
+    return DISCARD_BASE + best_card
+
+
+@jit
+def estimate_kernel(
+    template: Any,
+    s: Any,
+    tables: Any,
+    ptables: Any,
+    gtables: Any,
+    continuation: int,
+    emulation: Any,
+    p: Any,
+    unseen: Any,
+    eligible: Any,
+    hidden_stock: int,
+    need: Any,
+    weights: Any,
+    actions: Any,
+    seed: np.uint64,
+    first: int,
+    stop: int,
+    v: Any,
+    dead_value: float,
+    values: Any,
+    scratch: Any,
+    dealt: Any,
+) -> int:
+    """:func:`paiute.compiled.search.estimate_kernel` with the searching seat (``v[0]``)
+    played by ``continuation`` (:data:`CONTINUATIONS`) and every other seat by the compiled
+    ``playout`` policy."""
+    players = p[0]
+    searcher = v[0]
+    legal = scratch[0:LEGAL_CAP]
+    live = scratch[LEGAL_CAP : LEGAL_CAP + 13]
+    held = scratch[LEGAL_CAP + 13 : LEGAL_CAP + 21]
+    pool = scratch[LEGAL_CAP + 21 : LEGAL_CAP + 85]
+    work = scratch[_GREEDY_AT:]
+    steps = 0
+    for k in range(first, stop):
+        seed_deal(s.rng, 0, seed, np.uint64(k))
+        _determinize(
+            template, s, players, unseen, eligible, hidden_stock, need, weights, pool, dealt, k - first
+        )
+        for a in range(actions.size):
+            _copy(s, 0, s, 1)
+            seed_deal(s.rng, 1, seed ^ np.uint64(0x5DEECE66D), np.uint64(k))
+            apply_action(s, tables, p, 1, actions[a])
+            while s.status[1] == RUNNING:
+                if s.seat[1] == searcher and continuation == 2:
+                    action = guarded_action(s, tables, gtables, p, 1, work, emulation)
+                elif s.seat[1] == searcher and continuation == 1:
+                    action = greedy_action(s, tables, gtables, p, 1, work)
+                else:
+                    action = policy_action(s, tables, ptables, p, 1, legal, live, held)
+                if action < 0:
+                    s.status[1] = TRUNCATED
+                    break
+                apply_action(s, tables, p, 1, action)
+                steps += 1
+            values[a, k] = _value(s, 1, v, dead_value)
+    return steps
+
+
+def run_estimates(
+    position: Position,
+    actions: Sequence[int],
+    seed: int,
+    first: int,
+    stop: int,
+    values: npt.NDArray[np.float64],
+    weights: npt.NDArray[np.float64] | None,
+    continuation: str,
+    emulation: Sequence[float],
+    dealt: npt.NDArray[np.int64] | None = None,
+) -> int:
+    """:func:`paiute.compiled.search.run_estimates` with these playouts (no belief object:
+    ``dealt`` holds the hidden cards of the hands a determinization, or is None)."""
+    if weights is None:
+        weights = np.ones((MAX_SEATS, 54), dtype=np.float64)
+    if dealt is None:
+        dealt = np.zeros((0, MAX_SEATS, HAND_CAP), dtype=np.int64)
+    return int(
+        estimate_kernel(
+            position.template,
+            new_batch(2, 0, 0),
+            position.tables,
+            position.ptables,
+            position.gtables,
+            CONTINUATIONS[continuation],
+            np.asarray(emulation, dtype=np.float64),
+            position.params,
+            position.unseen,
+            position.eligible,
+            position.hidden_stock,
+            position.need,
+            weights,
+            np.asarray(actions, dtype=np.int64),
+            np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
+            first,
+            stop,
+            position.value_params,
+            position.dead_value,
+            values,
+            np.zeros(SCRATCH, dtype=np.int64),
+            dealt,
+        )
+    )
