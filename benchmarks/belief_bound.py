@@ -506,6 +506,8 @@ def main() -> None:
             parser.error(f"--keep's Z must be a finite number, not negative, not {z!r}")
     elif "kept" in variants:
         parser.error("the kept variant plays the --keep bot: give --keep BOT:Z")
+    if args.continuation is not None and "feed" not in variants:
+        parser.error("--continuation plays the feed variant's playouts: add feed to --variants")
     from paiute.compiled import warm
 
     warm.prepare(block=True)

@@ -78,6 +78,12 @@ def test_decision_value_refuses_a_bad_variant(
         ("belief_bound", ["--workers", "65"], "--workers must be from 1 to 64, not 65"),
         ("belief_bound", ["--eps", "1.5"], "--eps between 0 and 1"),
         ("belief_bound", ["--preset", "nope"], "invalid choice: 'nope'"),
+        (
+            "belief_bound",
+            ["--variants", "inference", "--continuation", "guard"],
+            "--continuation plays the feed variant's playouts",
+        ),
+        ("belief_bound", ["--continuation", "psychic"], "invalid choice: 'psychic'"),
     ],
 )
 def test_a_count_out_of_range_is_refused_in_one_line_not_a_traceback(
