@@ -272,3 +272,17 @@ def run_estimates(
             dealt,
         )
     )
+
+
+if __name__ == "__main__":
+    import argparse
+
+    argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="It has no run of its own: .venv/bin/python benchmarks/belief_bound.py --variants kept,feed "
+        "--keep guarded:1 --continuation guard",
+    ).parse_args()
+    raise SystemExit(
+        "guard_playouts.py is played through belief_bound.py: "
+        "belief_bound.py --variants kept,feed --keep guarded:1 --continuation guard"
+    )
