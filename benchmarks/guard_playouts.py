@@ -34,12 +34,18 @@ only, unguarded: the control), or greedy guarded as above (``searcher=2``).
 
 from __future__ import annotations
 
+import argparse
 import math
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from paiute.compiled._jit import inline, jit
 from paiute.compiled.greedy import _danger, greedy_action
@@ -68,11 +74,12 @@ from paiute.compiled.state import (
     new_batch,
 )
 from paiute.compiled.tables import card_bits, card_key, five_code, rank_lookup
+from paiute.players.base import MAX_WORKERS
 from paiute.scoring import PAIUTE
 
 #: The shipped model's logits at four seats over greedy's candidate throws (400 deals of
 #: greedy self-play, seed 777): mean and spread over cards that do not feed, then over cards
-#: that do.
+#: that do. ``python benchmarks/guard_playouts.py --calibrate 400`` measures them again.
 EMULATION: dict[str, tuple[float, float, float, float]] = {
     "pagat": (-4.243, 1.038, -3.138, 1.179),
     "gamerules": (-3.250, 0.976, -2.452, 0.924),
@@ -274,15 +281,48 @@ def run_estimates(
     )
 
 
-if __name__ == "__main__":
-    import argparse
+def calibrate(preset: str, deals: int, seed: int, workers: int) -> tuple[float, float, float, float]:
+    """The four figures of :data:`EMULATION` for ``preset``: the shipped four-seat model's
+    logits over the cards greedy weighed throwing in ``deals`` deals of greedy self-play,
+    their mean and spread over cards that do not feed the true next hand, then over cards
+    that do (``feed_learned.collect``'s rows and labels)."""
+    from feed_learned import collect
 
-    argparse.ArgumentParser(
+    from paiute.players.feed import FeedModel
+    from paiute.rules import RuleSet
+
+    rows, labels, _ = collect(preset, deals, seed, None, workers, 4)
+    coefficients = np.array(FeedModel.shipped(RuleSet.from_preset(preset), 4).coefficients)
+    logits = rows[:, : coefficients.size] @ coefficients
+    safe, fed = logits[~labels], logits[labels]
+    return float(safe.mean()), float(safe.std()), float(fed.mean()), float(fed.std())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
-        epilog="It has no run of its own: .venv/bin/python benchmarks/belief_bound.py --variants kept,feed "
-        "--keep guarded:1 --continuation guard",
-    ).parse_args()
-    raise SystemExit(
-        "guard_playouts.py is played through belief_bound.py: "
-        "belief_bound.py --variants kept,feed --keep guarded:1 --continuation guard"
+        epilog="The playouts run through belief_bound.py: .venv/bin/python benchmarks/belief_bound.py "
+        "--variants kept,feed --keep guarded:1 --continuation guard",
     )
+    parser.add_argument(
+        "--calibrate",
+        type=int,
+        metavar="DEALS",
+        help="print EMULATION's figures measured on DEALS deals of greedy self-play a preset (400)",
+    )
+    parser.add_argument("--seed", type=int, default=777)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    if args.calibrate is None:
+        parser.error("the playouts run through belief_bound.py --continuation; alone this prints --calibrate")
+    if args.calibrate < 1:
+        parser.error(f"--calibrate must be at least 1, not {args.calibrate}")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        parser.error(f"--workers must be from 1 to {MAX_WORKERS}, not {args.workers}")
+    for name in ("pagat", "gamerules"):
+        figures = calibrate(name, args.calibrate, args.seed, args.workers)
+        print(f'    "{name}": ({", ".join(f"{x:.3f}" for x in figures)}),')
+
+
+if __name__ == "__main__":
+    main()

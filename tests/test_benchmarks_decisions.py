@@ -84,6 +84,9 @@ def test_decision_value_refuses_a_bad_variant(
             "--continuation plays the feed variant's playouts",
         ),
         ("belief_bound", ["--continuation", "psychic"], "invalid choice: 'psychic'"),
+        ("guard_playouts", [], "the playouts run through belief_bound.py --continuation"),
+        ("guard_playouts", ["--calibrate", "0"], "--calibrate must be at least 1, not 0"),
+        ("guard_playouts", ["--calibrate", "5", "--workers", "0"], "--workers must be from 1 to 64, not 0"),
     ],
 )
 def test_a_count_out_of_range_is_refused_in_one_line_not_a_traceback(
