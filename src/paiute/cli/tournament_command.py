@@ -113,9 +113,9 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         description=_(
             N_(
                 "Play a duplicate tournament between two or more bots (levels easy, medium, hard, "
-                "expert, or player specs such as greedy or random:seed=3): every seating of the bots plays the same shuffled packs. "
-                "Reports, per bot, chips won per deal with a {level} confidence interval, the win rate, "
-                "the calls by combination and a rating."
+                "expert, or player specs such as greedy or random:seed=3): every seating of the "
+                "bots plays the same shuffled packs. Reports, per bot, chips won per deal with a "
+                "{level} confidence interval, the win rate, the calls by combination and a rating."
             ),
             level=tr.number(95) + "%",
         ),
