@@ -7,7 +7,7 @@ Run with the project venv (issue 11; docs/guarded.md has the figures)::
     .venv/bin/python benchmarks/guarded.py --seats 4 --boards 10000 --seed 20261218
     .venv/bin/python benchmarks/guarded.py --boards 20 --positions 20 --json out.json  # a smoke run
 
-* **Margin**: a duplicate tournament (``paiute.tournament.run_tournament``, the code of
+* **Margin**: a duplicate tournament (``paiute.analysis.tournament.run_tournament``, the code of
   ``paiute tournament``) of ``guarded`` against ``greedy`` for each ``--seats`` and
   ``--presets``, every rotation of the line-up playing each board (``seating="rotations"``),
   ``--boards`` boards on ``--workers`` processes, every tournament on the same ``--seed``. The
@@ -42,12 +42,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
-
-from paiute import Deal, RuleSet, SeededChance  # noqa: E402
-from paiute.players import make_player  # noqa: E402
-from paiute.tournament import run_tournament  # noqa: E402
+from paiute import Deal, RuleSet, SeededChance
+from paiute.analysis.tournament import run_tournament
+from paiute.players import make_player
 
 BOTS = ("guarded", "greedy")
 

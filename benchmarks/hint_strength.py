@@ -5,7 +5,7 @@
 * ``argmax``: the action with the most chips expected in the hint's playouts
   (:func:`paiute.players.evaluate.estimate_actions`, ``--playouts`` determinizations). The hint
   recommended this before 2026-12-05.
-* ``expert``: the ``expert`` level's move (:data:`paiute.hint.HINT_LEVEL`). The hint's move
+* ``expert``: the ``expert`` level's move (:data:`paiute.analysis.hint.HINT_LEVEL`). The hint's move
   since the fifth session of 2026-12-05.
 * ``overrule``: the expert's move unless another action beats it, paired on the same
   estimates, with its 95% interval above zero; then the best of those (the hint's move in the
@@ -38,7 +38,6 @@ draws left, which do not change the move, are not worked out.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 import os
@@ -49,24 +48,41 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from statistics import NormalDist
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-
-from self_play import PLAYERS, greedy_deal
-
+from paiute import RuleSet
 from paiute.actions import Action
-from paiute.hint import HINT_LEVEL
+from paiute.analysis.hint import HINT_LEVEL
+from paiute.cards import pack
+from paiute.chance import SeededChance, derive_seed
+from paiute.deal import Deal
+from paiute.match import Match
 from paiute.observation import Observation
-from paiute.players.base import Player, make_player
+from paiute.players import Player, make_player
 from paiute.players.evaluate import Z95, Estimates, estimate_actions
+from paiute.players.greedy import GreedyPlayer
 from paiute.players.play import play_turn
 
+PLAYERS = 4
 RULES = ("argmax", "overrule", "expert", "strict", "last-round", "calls", "draws", "discards")
 
 
 def _derive(*parts: object) -> int:
-    text = "/".join(map(str, ("paiute-hint-strength", *parts)))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
+    return derive_seed("paiute-hint-strength", *parts, bits=48)
+
+
+def greedy_deal(
+    preset: str, index: int, chance_seed: int, bot_seeds: Sequence[int]
+) -> tuple[Match, Deal, list[GreedyPlayer]]:
+    """The board's match and deal (dealer ``index`` modulo the seats, the pack shuffled by
+    ``chance_seed``) and a greedy bot a seat, each seeded by ``bot_seeds``."""
+    players = len(bot_seeds)
+    rules = RuleSet.from_preset(preset, max_players=max(5, players))
+    chance = SeededChance(chance_seed)
+    deck = pack(rules.jokers)
+    chance.shuffle(deck)
+    names = [chr(ord("a") + seat) for seat in range(players)]
+    match = Match(rules, names, balances=[0] * players, dealer=index % players, chance=chance)
+    deal = match.start_deal(deck, chance=chance)
+    return match, deal, [GreedyPlayer(seed=seed) for seed in bot_seeds]
 
 
 class HintRule:
@@ -95,7 +111,7 @@ class HintRule:
             return expert
         if self.rule == "calls":
             return _overrule_calls(estimates, expert)
-        if self.rule in ("draws", "discards") and observation.phase != self.rule[:-1]:
+        if self.rule in ("draws", "discards") and observation.phase.value != self.rule[:-1]:
             return expert
         return overrule(estimates, expert, strict=self.rule == "strict")
 

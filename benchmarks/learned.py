@@ -17,7 +17,7 @@ Sections (``--only``):
 * ``tournaments``: ``learned`` against each ``OPPONENT:BOARDS`` of ``--vs`` (default random,
   greedy and ``pimc:iterations=300,z=0``), 4 seats ``A B A B``, seating rotations (2 deals a
   board), one worker. The margin is learned's chips per deal less the opponent's, with a 95%
-  interval from the per-board differences (``paiute.tournament.margin``); learned's own chips
+  interval from the per-board differences (``paiute.analysis.tournament.margin``); learned's own chips
   per deal come with ``paiute tournament``'s interval.
 
 The machine's load (``os.getloadavg``) is printed beside every figure.
@@ -34,12 +34,10 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
 
-from paiute import Deal, RuleSet, SeededChance  # noqa: E402
-from paiute.players import make_player  # noqa: E402
-from paiute.tournament import margin, run_tournament  # noqa: E402
+from paiute import Deal, RuleSet, SeededChance
+from paiute.analysis.tournament import margin, run_tournament
+from paiute.players import make_player
 
 DEFAULT_VS = "random:400,greedy:2000,pimc:iterations=300;z=0:150"
 

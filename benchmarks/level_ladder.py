@@ -7,13 +7,13 @@ gains over the level below and a 95% interval)::
     .venv/bin/python benchmarks/level_ladder.py --boards 1000 --iterations-mode  # repeatable
     .venv/bin/python benchmarks/level_ladder.py --boards 4 --four --json out.json  # a smoke run
 
-Duplicate tournaments (``paiute.tournament.run_tournament``, the code of ``paiute
+Duplicate tournaments (``paiute.analysis.tournament.run_tournament``, the code of ``paiute
 tournament``), 4 seats: each adjacent pair of levels (``easy-medium``, ``medium-hard``,
 ``hard-expert``) head to head ``A B A B`` with ``seating="rotations"`` (``A B A B`` and
 ``B A B A``: 2 deals a board), ``--boards`` boards each, every pair on the same seed, so the
 same boards; with ``--four`` also all four levels at one table (4 rotations a board).
 
-* **Rating**: one openskill Plackett-Luce ladder (:func:`paiute.tournament.rate_ladder`, the
+* **Rating**: one openskill Plackett-Luce ladder (:func:`paiute.analysis.tournament.rate_ladder`, the
   model and updates ``run_tournament`` rates a tournament with) over every deal that was not
   dead of every tournament, so levels that never met (``easy`` and ``expert``) are on one
   scale through the ones between. Shown as ``mu`` with ``mu +- 1.96 sigma`` and the
@@ -54,12 +54,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
-
-from paiute import Deal, RuleSet, SeededChance  # noqa: E402
-from paiute.players import LEVELS, make_player, parse_spec  # noqa: E402
-from paiute.tournament import TournamentResult, rate_ladder, run_tournament  # noqa: E402
+from paiute import Deal, RuleSet, SeededChance
+from paiute.analysis.tournament import TournamentResult, rate_ladder, run_tournament
+from paiute.players import LEVELS, make_player, parse_spec
 
 ORDER = ("easy", "medium", "hard", "expert")
 PLAYERS = 4

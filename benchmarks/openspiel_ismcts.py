@@ -44,7 +44,7 @@ its next cards, and each stock draw takes, of the cards the stock may give, the 
 comes first in the board's pack (for the first stock: the next card of the pack; a rebuilt
 stock, R4.6, holds different cards in each seating, as in any duplicate game).
 
-**The figure**, as ``paiute tournament`` computes it (paiute.tournament): ours' chips per deal
+**The figure**, as ``paiute tournament`` computes it (paiute.analysis.tournament): ours' chips per deal
 (the game's returns: the chips won or lost in the deal, R8; a dead deal returns every stake,
 R8.5) with a 95% confidence interval of 1.96 standard errors of the per-board means (the
 boards are the independent samples). Zero-sum, so OpenSpiel's bot has the opposite figure.
@@ -66,17 +66,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
+import numpy as np
+from open_spiel.python.algorithms import ismcts, mcts
 
-import numpy as np  # noqa: E402
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
-
-from paiute import SeededChance, pack  # noqa: E402
-from paiute.envs.openspiel import PaiuteState, load_game  # noqa: E402
-from paiute.players import make_player  # noqa: E402
-from paiute.rules import RuleSet  # noqa: E402
-from paiute.tournament import confidence_interval, seatings  # noqa: E402
+from paiute import SeededChance, pack
+from paiute.analysis.tournament import confidence_interval, seatings
+from paiute.envs.openspiel import PaiuteState, load_game
+from paiute.players import make_player
+from paiute.rules import RuleSet
 
 OURS, THEIRS = 0, 1
 THEIRS_LABEL = "OpenSpiel ISMCTSBot"

@@ -91,7 +91,6 @@ def run_child(case: str, seconds: float, players: int) -> None:
 
         env = gin_rummy_v4.env()
     else:
-        sys.path.insert(0, str(ROOT / "src"))
         from paiute.envs import pettingzoo as ours
 
         env = ours.env(players=players) if case == "paiute" else ours.raw_env(players=players)

@@ -1,5 +1,5 @@
 """Game review speed: one 4-player deal (greedy in every seat) reviewed for every seat, at the
-default budget (``paiute.review.DEFAULT_PLAYOUTS`` per decision), in one process.
+default budget (``paiute.analysis.review.DEFAULT_PLAYOUTS`` per decision), in one process.
 
     PYTHONPATH=src python benchmarks/review_speed.py [--deals N] [--playouts P] [--seed S]
 
@@ -16,10 +16,10 @@ import statistics
 import time
 
 from paiute import Match, RuleSet, SeededChance
+from paiute.analysis.review import DEFAULT_PLAYOUTS, review_record
 from paiute.players import make_player
 from paiute.players.base import MAX_ITERATIONS
 from paiute.record import Record
-from paiute.review import DEFAULT_PLAYOUTS, review_record
 
 
 def deal_record(seed: int) -> Record:

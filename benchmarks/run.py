@@ -972,14 +972,12 @@ def main() -> int:
         cpu = _pick_cpu()
         if cpu is not None:
             os.sched_setaffinity(0, {cpu})
-        sys.path.insert(0, str(ROOT / "src"))
         run_warmup_curve(args.seconds if args.seconds is not None else 10.0)
         return 0
     if args.profile:
         cpu = _pick_cpu()
         if cpu is not None:
             os.sched_setaffinity(0, {cpu})
-        sys.path.insert(0, str(ROOT / "src"))
         run_profile(args.profile, seconds if args.seconds is not None else 3.0)
         return 0
 

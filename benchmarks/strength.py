@@ -57,13 +57,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
-
-from paiute import Deal, RuleSet, SeededChance  # noqa: E402
-from paiute.players import make_player  # noqa: E402
-from paiute.players.base import MAX_ITERATIONS, MAX_MS  # noqa: E402
-from paiute.tournament import TournamentResult, parallel_map, run_tournament  # noqa: E402
+from paiute import Deal, RuleSet, SeededChance
+from paiute.analysis.tournament import TournamentResult, parallel_map, run_tournament
+from paiute.players import make_player
+from paiute.players.base import MAX_ITERATIONS, MAX_MS
 
 SECTIONS = ("greedy", "throughput", "calibrate", "ismcts", "iterations", "pimc", "pimc-iterations")
 PLAYERS = 4
@@ -118,14 +115,13 @@ def _children() -> dict[int, list[int]]:
 
 
 def _reap_workers() -> list[int]:
-    """Stop the pool workers a stopped tournament left running, and return their ids.
+    """Stop any pool workers a stopped tournament left running, and return their ids.
 
-    ``run_tournament``'s stop flag cancels the boards not started, but on Python 3.11 the
-    boards in flight keep running: ``paiute.tournament._process_map`` looks for the workers in
-    ``executor._processes`` after ``executor.shutdown(wait=False)``, which has already set it
-    to ``None``. Left alone they would take the CPU from the next tournament (and delay the
-    exit). The workers are the children of this process's forkserver (this process's
-    children); after a finished tournament there are none, so only the strays are stopped.
+    A safety net: ``run_tournament``'s stop flag cancels the boards not started and
+    :mod:`paiute.parallel` stops the boards in flight, but a stray worker would take the CPU
+    from the next tournament (and delay the exit). The workers are the children of this
+    process's forkserver (this process's children); after a finished tournament there are
+    none, so only strays are stopped.
     """
     if not Path("/proc/self/stat").exists():
         return []

@@ -77,7 +77,7 @@ def test_guarded_benchmark_field_reports_what_the_greedy_seat_loses(
     assert low <= row["chips_per_deal"] <= high
     assert script.lineup(4, "field") == ["greedy", "guarded", "guarded", "guarded"]
     from paiute import RuleSet
-    from paiute.tournament import run_tournament
+    from paiute.analysis.tournament import run_tournament
 
     greedy = run_tournament(
         ["greedy", "guarded", "guarded"],
@@ -93,28 +93,3 @@ def test_guarded_benchmark_field_reports_what_the_greedy_seat_loses(
         -greedy.chips_per_deal,
         (-greedy.ci95[1], -greedy.ci95[0]),
     )
-
-
-def test_guard_departures_reports_own_and_team_for_each_continuation(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    script = load_script(SCRIPT.with_name("guard_departures.py"), "guard_departures")
-    out = tmp_path / "departures.json"
-    argv = ["--games", "8", "--rollouts", "2", "--workers", "1", "--preset", "pagat", "--json", str(out)]
-    assert script.main(argv) == 0
-    report = json.loads(out.read_text())
-    assert report["weighed"] > report["departures"] > 0  # these eight seeded deals have one
-    assert [(row["after"], row["scope"]) for row in report["rows"]] == [
-        ("greedy", "own"),
-        ("greedy", "team"),
-        ("guarded", "own"),
-        ("guarded", "team"),
-    ]
-    assert "discards weighed before a call" in capsys.readouterr().out
-
-
-def test_guard_departures_refuses_zero_rollouts(capsys: pytest.CaptureFixture[str]) -> None:
-    script = load_script(SCRIPT.with_name("guard_departures.py"), "guard_departures_bad")
-    with pytest.raises(SystemExit):
-        script.main(["--rollouts", "0"])
-    assert "--rollouts" in capsys.readouterr().err

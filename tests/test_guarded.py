@@ -5,7 +5,7 @@ and its shipped coefficients well formed; a bad option or coefficients file is r
 one clear error when the player is chosen.
 
 No strength is asserted here: the margins over ``greedy`` are measured by
-``benchmarks/feed_learned.py`` and ``paiute tournament`` (docs/guarded.md).
+``benchmarks/guarded.py`` and ``paiute tournament`` (docs/guarded.md).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import load_script, play_every_table_size
-from paiute import Deal, RuleSet, SeededChance
+from helpers import play_every_table_size
+from paiute import Deal, Phase, RuleSet, SeededChance
 from paiute.actions import ActionKind
 from paiute.cards import Card
 from paiute.players import PLAYERS, PlayerError, make_player
@@ -62,7 +62,9 @@ def discard_positions(count: int, seed: int) -> list[Deal]:
             if deal.is_over:
                 break
             observation = deal.observation(deal.current_seat)
-            weighed = observation.phase == "discard" and len(GreedyPlayer().discard_scores(observation)) >= 2
+            weighed = (
+                observation.phase is Phase.DISCARD and len(GreedyPlayer().discard_scores(observation)) >= 2
+            )
             if weighed and rng.random() < 0.25:
                 found.append(deal.copy())
                 break
@@ -336,17 +338,6 @@ def test_guarded_survives_pickling() -> None:
     observation = deal.observation(deal.current_seat)
     player = make_player("guarded:seed=1")
     assert pickle.loads(pickle.dumps(player)).act(observation) == player.act(observation)
-
-
-def test_the_benchmarks_learned_guard_is_the_guarded_player() -> None:
-    """``benchmarks/feed_learned.py`` measures the player that ships: its learned guard with
-    the shipped coefficients and weight plays the ``guarded`` player's moves."""
-    feed_learned = load_script(ROOT / "benchmarks" / "feed_learned.py", "feed_learned")
-    for deal in discard_positions(15, 13):
-        observation = deal.observation(deal.current_seat)
-        coefficients = FeedModel.shipped(observation.rules, observation.players).coefficients
-        guard = feed_learned.LearnedGuard("learned", DEFAULT_WEIGHT, coefficients=coefficients)
-        assert guard.player(5, None).act(observation) == GuardedPlayer(seed=5).act(observation)
 
 
 def test_a_spectator_has_no_next_player() -> None:

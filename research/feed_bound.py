@@ -29,9 +29,9 @@ chances against the truth on every guarded decision: how often greedy's own disc
 the next player, each belief's mean feed chance for the cards that do and the cards that do
 not, and its AUC (the chance it ranks a feeding card above a safe one; 0.5 is blind).
 
-    .venv/bin/python benchmarks/feed_bound.py --boards 2000 --preset pagat
-    .venv/bin/python benchmarks/feed_bound.py --variants oracle,model --depth 8 --hands 1024
-    .venv/bin/python benchmarks/feed_bound.py --diagnose 150 --preset gamerules
+    .venv/bin/python -m research.feed_bound --boards 2000 --preset pagat
+    .venv/bin/python -m research.feed_bound --variants oracle,model --depth 8 --hands 1024
+    .venv/bin/python -m research.feed_bound --diagnose 150 --preset gamerules
 """
 
 from __future__ import annotations
@@ -40,41 +40,36 @@ import argparse
 import hashlib
 import math
 import os
-import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-
-from self_play import PLAYERS, greedy_deal
 
 from paiute.actions import ActionKind
 from paiute.batch import BatchEvaluator
 from paiute.cards import Card
 from paiute.deal import Deal
 from paiute.evaluator import Evaluator
+from paiute.greedy_weights import PAIUTE
 from paiute.observation import Observation
 from paiute.outs import Unseen
 from paiute.players.feed import next_seat, paiute_allowed
 from paiute.players.greedy import GreedyPlayer
 from paiute.players.guarded import GuardedPlayer
 from paiute.players.play import play_turn
-from paiute.scoring import PAIUTE
+from research.self_play import PLAYERS, greedy_deal
 
 VARIANTS = ("oracle", "uniform", "ranks", "model")
 #: The beliefs the diagnosis scores (the oracle is the truth it scores them against).
 BELIEFS = VARIANTS[1:]
 
 
-def _derive(*parts: object) -> int:
+def derive(*parts: object) -> int:
+    """A 64-bit seed derived from ``parts`` (a board, a seat, a purpose), the same in every process."""
     text = "|".join(map(str, parts)).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
 
@@ -203,10 +198,10 @@ class GuardedGreedy(GuardedPlayer):
 def play_board(task: tuple[int, str, int, Guard]) -> float:
     """The guarded variant's chips per deal on one board, both rotations (duplicate)."""
     index, preset, seed, guard = task
-    chance_seed = _derive(seed, index, "deck")
+    chance_seed = derive(seed, index, "deck")
     chips = 0.0
     for rotation in (0, 1):
-        bot_seeds = [_derive(seed, index, "seat", seat) for seat in range(PLAYERS)]
+        bot_seeds = [derive(seed, index, "seat", seat) for seat in range(PLAYERS)]
         match, deal, players = greedy_deal(preset, index, chance_seed, bot_seeds)
         seated: list[GreedyPlayer] = [
             guard.player(bot_seeds[seat], deal) if (seat + rotation) % 2 == 0 else players[seat]
@@ -222,9 +217,9 @@ def diagnose_deal(task: tuple[int, str, int, Guard]) -> list[tuple[float, ...]]:
     """One deal of greedy self-play: a row per card greedy considered putting down before
     any call, ``(greedy threw it, it feeds the next player, each belief's feed chance)``."""
     index, preset, seed, guard = task
-    bot_seeds = [_derive(seed, index, "seat", seat) for seat in range(PLAYERS)]
-    match, deal, players = greedy_deal(preset, index, _derive(seed, index, "deck"), bot_seeds)
-    rng = np.random.default_rng(_derive(seed, index, "beliefs"))
+    bot_seeds = [derive(seed, index, "seat", seat) for seat in range(PLAYERS)]
+    match, deal, players = greedy_deal(preset, index, derive(seed, index, "deck"), bot_seeds)
+    rng = np.random.default_rng(derive(seed, index, "beliefs"))
     rows: list[tuple[float, ...]] = []
     while not deal.is_over:
         seat = deal.current_seat
@@ -261,13 +256,15 @@ def auc(scores: npt.NDArray[np.float64], positive: npt.NDArray[np.bool_]) -> flo
     return (rank_sum - wins.size * (wins.size + 1) / 2) / (wins.size * losses.size)
 
 
-def _interval(values: npt.NDArray[np.float64]) -> str:
+def interval(values: npt.NDArray[np.float64]) -> str:
+    """The mean of ``values`` with its 95% interval (1.96 standard errors), as text."""
     mean = float(values.mean())
     half = 1.96 * float(values.std(ddof=1)) / math.sqrt(values.size) if values.size > 1 else math.inf
     return f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]"
 
 
-def _pool(workers: int, function: Any, tasks: list[Any]) -> list[Any]:
+def pool_map(workers: int, function: Any, tasks: list[Any]) -> list[Any]:
+    """``function`` over ``tasks`` in order, in ``workers`` processes (in this one for 1)."""
     if workers == 1:
         return [function(task) for task in tasks]
     with ProcessPoolExecutor(workers) as pool:
@@ -315,7 +312,7 @@ def main() -> None:
     if args.diagnose:
         started, load = time.time(), os.getloadavg()[0]
         tasks = [(i, args.preset, args.seed, guard) for i in range(args.diagnose)]
-        rows = np.array([row for rows in _pool(args.workers, diagnose_deal, tasks) for row in rows])
+        rows = np.array([row for rows in pool_map(args.workers, diagnose_deal, tasks) for row in rows])
         thrown, feeds = rows[:, 0] == 1, rows[:, 1] > 0
         print(
             f"{args.preset}, {args.diagnose} deals of greedy self-play, {int(thrown.sum())} guarded decisions "
@@ -336,17 +333,17 @@ def main() -> None:
         started, load = time.time(), os.getloadavg()[0]
         setup = Guard(variant, args.weight, args.hands, args.depth, args.eps)
         tasks = [(i, args.preset, args.seed, setup) for i in range(args.boards)]
-        chips = np.array(_pool(args.workers, play_board, tasks))
+        chips = np.array(pool_map(args.workers, play_board, tasks))
         print(
             f"{variant:<8} {args.preset} {args.boards} boards (weight {args.weight}, {args.hands} hands): "
-            f"{_interval(chips)} chips/deal against greedy; {time.time() - started:.0f} s; "
+            f"{interval(chips)} chips/deal against greedy; {time.time() - started:.0f} s; "
             f"load {load:.1f} -> {os.getloadavg()[0]:.1f}",
             flush=True,
         )
         results[variant] = chips
     names = list(results)
     for other in names[1:]:  # the same boards: paired differences against the first variant
-        print(f"{other} - {names[0]}: {_interval(results[other] - results[names[0]])} (paired, same boards)")
+        print(f"{other} - {names[0]}: {interval(results[other] - results[names[0]])} (paired, same boards)")
 
 
 if __name__ == "__main__":

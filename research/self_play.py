@@ -1,14 +1,10 @@
 """One deal of greedy against itself (four seats, or one a bot seed), dealt from a seed: the positions the
-belief benchmarks (``belief_bound.py``, ``belief_quality.py``, ``learned_belief.py``) measure
+belief experiments (``belief_bound.py``, ``belief_quality.py``, ``learned_belief.py``) measure
 their beliefs on, with the true deal at hand for the labels and never shown to a bot (R9)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from paiute import RuleSet
 from paiute.cards import pack

@@ -18,10 +18,10 @@ beaten by Z standard errors (else plain argmax), ``/N`` its determinizations (el
 ``--determinizations``). The variant ``expert`` is the expert level's move alone (no search).
 Differences are paired against the first.
 
-    .venv/bin/python benchmarks/decision_value.py --games 40 --variants ranks,ranks@1,moves@1,exact
-    .venv/bin/python benchmarks/decision_value.py --variants ranks@1/1500,ranks#g@1/250
-    .venv/bin/python benchmarks/decision_value.py --preset gamerules --truth-policy greedy
-    .venv/bin/python benchmarks/decision_value.py --variants expert,ranks+e@1.96/1000,ranks+e@1/1000
+    .venv/bin/python -m research.decision_value --games 40 --variants ranks,ranks@1,moves@1,exact
+    .venv/bin/python -m research.decision_value --variants ranks@1/1500,ranks#g@1/250
+    .venv/bin/python -m research.decision_value --preset gamerules --truth-policy greedy
+    .venv/bin/python -m research.decision_value --variants expert,ranks+e@1.96/1000,ranks+e@1/1000
 """
 
 from __future__ import annotations
@@ -30,18 +30,12 @@ import argparse
 import math
 import os
 import re
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-
-from self_play import greedy_positions
+from research.self_play import greedy_positions
 
 from paiute import RuleSet
 from paiute.players import make_player

@@ -6,23 +6,18 @@ its move is one of greedy's (greedy breaks ties between equal discards at random
 discards all count). Calls are where the rules of the presets differ most (R5.7: on
 gamerules a Paiute may be called on any turn), so the table also says how often each called.
 
-    .venv/bin/python benchmarks/policy_agreement.py --preset gamerules --games 60
+    .venv/bin/python -m research.policy_agreement --preset gamerules --games 60
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-
-from decision_value import KINDS, decision_kind
-from self_play import greedy_positions
+from research.decision_value import KINDS, decision_kind
+from research.self_play import greedy_positions
 
 from paiute import RuleSet
 from paiute.players.pimc import PlayoutPlayer

@@ -24,29 +24,23 @@ rank weights (``model:2:256:0.1`` is ``pimc:belief=moves``'s setting; pimc's def
 or, as ``learned-model:…``, by the learned model. The rank-weight sets of each seat are drawn
 independently of the other seats' (the marginals, not the joint deal).
 
-    .venv/bin/python benchmarks/belief_quality.py --deals 100 --preset gamerules
-    .venv/bin/python benchmarks/belief_quality.py --beliefs ranks,model:2:256:0.1,model:8:4096:0.02
+    .venv/bin/python -m research.belief_quality --deals 100 --preset gamerules
+    .venv/bin/python -m research.belief_quality --beliefs ranks,model:2:256:0.1,model:8:4096:0.02
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-
-from belief_bound import PLAYERS, _derive, _propose, _weights
-from learned_belief import fitted, odds
-from self_play import greedy_deal
+from research.belief_bound import PLAYERS, derive, propose, rank_weights
+from research.learned_belief import fitted, odds
+from research.self_play import greedy_deal
 
 from paiute.observation import Observation
 
@@ -95,7 +89,7 @@ def marginals(
         assert coefficients is not None
         weights = odds(observation, position.unseen, coefficients)
     else:
-        weights = _weights(observation, None)
+        weights = rank_weights(observation, None)
     chance = np.zeros((MAX_SEATS, 54))
     held = None
     if spec is not None:
@@ -112,7 +106,7 @@ def marginals(
         hidden = (
             held[:, seat, :need]
             if held is not None
-            else _propose(rng, observation, position, weights, seat, samples)[0]
+            else propose(rng, observation, position, weights, seat, samples)[0]
         )
         np.add.at(chance[seat], hidden.ravel(), 1.0 / samples)
     return position, chance
@@ -121,13 +115,13 @@ def marginals(
 def score_deal(task: tuple[int, str, int, tuple[str, ...], int, Any]) -> npt.NDArray[np.float64]:
     """Sums of each score and their counts, ``[beliefs, 2 * len(SCORES)]``, over one deal."""
     index, preset, seed, beliefs, samples, coefficients = task
-    bot_seeds = [_derive(seed, index, seat) for seat in range(PLAYERS)]
-    match, deal, bots = greedy_deal(preset, index, _derive(seed, index, "quality"), bot_seeds)
+    bot_seeds = [derive(seed, index, seat) for seat in range(PLAYERS)]
+    match, deal, bots = greedy_deal(preset, index, derive(seed, index, "quality"), bot_seeds)
     totals = np.zeros((len(beliefs), 2 * len(SCORES)))
     while not deal.is_over:
         observation = deal.observation(deal.current_seat)
         if not observation.rebuilds and len(observation.legal_actions) > 1:
-            decision = _derive(seed, index, len(observation.history)) & 0xFFFFFFFFFFFFFFFF
+            decision = derive(seed, index, len(observation.history)) & 0xFFFFFFFFFFFFFFFF
             for b, belief in enumerate(beliefs):
                 position, p = marginals(belief, observation, samples, decision, coefficients)
                 _score(totals[b], observation, position, p, deal)

@@ -16,18 +16,12 @@ Used by ``belief_quality.py`` and ``belief_bound.py`` (the ``learned`` belief).
 
 from __future__ import annotations
 
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # self_play, whoever imports this first
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-
-from self_play import PLAYERS, greedy_deal
+from research.self_play import PLAYERS, greedy_deal
 
 from paiute.observation import Observation
 from paiute.players.feed import FACTS, public_facts

@@ -23,51 +23,43 @@ the beliefs' own feed chances) and the boards it is then played on: greedy whose
 guarded by the learned chance, 4 seats A B A B against plain greedy, every board in both
 rotations, for each ``--weights`` (what a feed chance of 1 costs in greedy's score).
 
-    .venv/bin/python benchmarks/feed_learned.py --preset pagat --train 2000 --boards 2000
-    .venv/bin/python benchmarks/feed_learned.py --preset gamerules --columns public --weights 0.5,1,2
+    .venv/bin/python -m research.feed_learned --preset pagat --train 2000 --boards 2000
+    .venv/bin/python -m research.feed_learned --preset gamerules --columns public --weights 0.5,1,2
 
-``--write PATH`` (``--columns public`` only) writes the fit as the preset's model in a
-coefficients file, the form the ``guarded`` player reads (:mod:`paiute.players.feed`); the
-package's own, ``src/paiute/players/data/feed.json``, was written so (``docs/guarded.md``).
+The ``public`` fit is the ``guarded`` player's model: ``scripts/make_feed_model.py`` writes the
+package's coefficients file (``src/paiute/players/data/feed.json``) with it.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import learned_belief
-from feed_bound import (
-    Guard,
-    GuardedGreedy,
-    _derive,
-    _interval,
-    _pool,
-    auc,
-    dealt_hands,
-    feed_chances,
-    play_board,
-)
-from self_play import PLAYERS, greedy_deal
 
 from paiute.actions import ActionKind
 from paiute.cards import Card
 from paiute.deal import Deal
 from paiute.observation import Observation
-from paiute.players.base import PlayerError
-from paiute.players.feed import COLUMNS, FEED_FORMAT, FeedModel, feed_rows, next_seat, read_models
+from paiute.players.feed import COLUMNS, FeedModel, feed_rows, next_seat
+from research import learned_belief
+from research.feed_bound import (
+    Guard,
+    GuardedGreedy,
+    auc,
+    dealt_hands,
+    derive,
+    feed_chances,
+    interval,
+    play_board,
+    pool_map,
+)
+from research.self_play import PLAYERS, greedy_deal
 
 #: Columns of :func:`features`: the public facts (the package's, :data:`paiute.players.feed.COLUMNS`),
 #: then the beliefs' feed chances.
@@ -104,9 +96,9 @@ def _collect_deal(
     considered putting down before any call, whether the true next hand could call with it,
     and whether greedy threw it."""
     index, preset, seed, guard, seats = task
-    bot_seeds = [_derive(seed, index, "seat", seat) for seat in range(seats)]
-    match, deal, players = greedy_deal(preset, index, _derive(seed, index, "deck"), bot_seeds)
-    rng = np.random.default_rng(_derive(seed, index, "beliefs"))
+    bot_seeds = [derive(seed, index, "seat", seat) for seat in range(seats)]
+    match, deal, players = greedy_deal(preset, index, derive(seed, index, "deck"), bot_seeds)
+    rng = np.random.default_rng(derive(seed, index, "beliefs"))
     xs, ys, thrown = [], [], []
     while not deal.is_over:
         observation = deal.observation(deal.current_seat)
@@ -132,7 +124,7 @@ def collect(
     preset: str, deals: int, seed: int, guard: Guard | None, workers: int, seats: int = PLAYERS
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """The rows, labels and throws of ``deals`` deals of greedy self-play at ``seats`` seats."""
-    parts = _pool(workers, _collect_deal, [(i, preset, seed, guard, seats) for i in range(deals)])
+    parts = pool_map(workers, _collect_deal, [(i, preset, seed, guard, seats) for i in range(deals)])
     return (
         np.concatenate([x for x, _, _ in parts]),
         np.concatenate([y for _, y, _ in parts]),
@@ -178,27 +170,6 @@ class LearnedGuardedGreedy(GuardedGreedy):
         return chances(self.coefficients, features(observation, cards, self.belief_guard, self.rng))
 
 
-def write_model(
-    path: Path, preset: str, seats: int, coefficients: npt.NDArray[np.float64], fitted: dict[str, object]
-) -> None:
-    """Write ``coefficients`` (over the ``public`` columns) as the model of ``preset`` at
-    ``seats`` seats in the coefficients file at ``path`` (the package's is
-    ``src/paiute/players/data/feed.json``), keeping the other models of a file already there."""
-    document: dict[str, object] = {"format": FEED_FORMAT, "columns": PUBLIC, "models": {}}
-    if path.exists():
-        read_models.cache_clear()
-        read_models(str(path))  # a file of another kind or other columns is refused, not overwritten
-        document = json.loads(path.read_text(encoding="utf-8"))
-    models = document["models"]
-    assert isinstance(models, dict)
-    by_seats = models.setdefault(preset, {})
-    by_seats[str(seats)] = {"coefficients": [float(c) for c in coefficients], "fitted": fitted}
-    models[preset] = dict(sorted(by_seats.items(), key=lambda item: int(item[0])))
-    document["models"] = dict(sorted(models.items()))
-    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
-    read_models.cache_clear()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--preset", choices=("pagat", "gamerules"), default="pagat")
@@ -219,13 +190,6 @@ def main() -> None:
         type=int,
         default=PLAYERS,
         help="the seats of the deals fitted and scored on, 2 to 5 (the boards are played at 4)",
-    )
-    parser.add_argument(
-        "--write",
-        type=Path,
-        metavar="PATH",
-        help="with --columns public: write the fit as the preset's model in this coefficients file "
-        "(the guarded player's is src/paiute/players/data/feed.json)",
     )
     args = parser.parse_args()
     try:
@@ -249,13 +213,6 @@ def main() -> None:
         parser.error(
             "--seats other than 4 fits and scores only (--boards 0): benchmarks/guarded.py plays them"
         )
-    if args.write is not None and args.columns != "public":
-        parser.error("--write needs --columns public: a player reads the public columns only (R9)")
-    if args.write is not None and args.write.exists():
-        try:
-            read_models(str(args.write))
-        except PlayerError as error:
-            parser.error(str(error))
     from paiute.compiled import warm
 
     warm.prepare(block=True)
@@ -280,18 +237,6 @@ def main() -> None:
     print(
         f"held out: {ty.size} cards of {args.test} deals (seed {test_seed}); greedy's throw feeds {ty[thrown].mean():.2%}"
     )
-    if args.write is not None:
-        fitted_on = {
-            "seats": args.seats,
-            "deals": args.train,
-            "seed": args.train_seed,
-            "ridge": args.ridge,
-            "cards": int(y.size),
-            "held_out_auc": round(auc(chances(coefficients, tx), ty), 4),
-            "command": "benchmarks/feed_learned.py " + " ".join(sys.argv[1:]),
-        }
-        write_model(args.write, args.preset, args.seats, coefficients, fitted_on)
-        print(f"wrote the {args.preset} model at {args.seats} seats to {args.write}")
     print("| feed chance | AUC | log-loss | mean, cards that feed | cards that do not |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for name, p in (("ranks", tx[:, at]), ("model", tx[:, at + 1]), (f"learned {args.columns}", fitted)):
@@ -307,17 +252,17 @@ def main() -> None:
         for seed in seeds:
             started, load = time.time(), os.getloadavg()[0]
             tasks = [(i, args.preset, seed, guard) for i in range(args.boards)]
-            pooled.append(np.array(_pool(args.workers, play_board, tasks)))
+            pooled.append(np.array(pool_map(args.workers, play_board, tasks)))
             print(
                 f"learned {args.columns} {args.preset} {args.boards} boards (seed {seed}, weight {weight}): "
-                f"{_interval(pooled[-1])} chips/deal against greedy; {time.time() - started:.0f} s; "
+                f"{interval(pooled[-1])} chips/deal against greedy; {time.time() - started:.0f} s; "
                 f"load {load:.1f} -> {os.getloadavg()[0]:.1f}",
                 flush=True,
             )
         if len(seeds) > 1:  # independent boards: the pooled interval is over all of them
             print(
                 f"learned {args.columns} {args.preset} weight {weight}, {len(seeds)} seeds pooled "
-                f"({len(seeds) * args.boards} boards): {_interval(np.concatenate(pooled))} chips/deal"
+                f"({len(seeds) * args.boards} boards): {interval(np.concatenate(pooled))} chips/deal"
             )
 
 

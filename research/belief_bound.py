@@ -27,13 +27,13 @@ variant's playouts with ``guard_playouts.py``: the searching seat by the compile
 policy, greedy exactly, or greedy guarding its discards (``playout``, ``greedy``, ``guard``),
 every other seat by the compiled playout policy.
 
-    .venv/bin/python benchmarks/belief_bound.py --boards 400                  # ~5 CPU-min a variant
-    .venv/bin/python benchmarks/belief_bound.py --variants exact --policy greedy
-    .venv/bin/python benchmarks/belief_bound.py --variants inference,greedy --depth 1   # paired
-    .venv/bin/python benchmarks/belief_bound.py --variants inference --factors 0.4,0.8,3
-    .venv/bin/python benchmarks/belief_bound.py --preset gamerules --variants inference,structure
-    .venv/bin/python benchmarks/belief_bound.py --variants kept,feed --keep guarded:1 --boards 10000
-    .venv/bin/python benchmarks/belief_bound.py --variants kept,feed --keep guarded:1 --continuation guard
+    .venv/bin/python -m research.belief_bound --boards 400                  # ~5 CPU-min a variant
+    .venv/bin/python -m research.belief_bound --variants exact --policy greedy
+    .venv/bin/python -m research.belief_bound --variants inference,greedy --depth 1   # paired
+    .venv/bin/python -m research.belief_bound --variants inference --factors 0.4,0.8,3
+    .venv/bin/python -m research.belief_bound --preset gamerules --variants inference,structure
+    .venv/bin/python -m research.belief_bound --variants kept,feed --keep guarded:1 --boards 10000
+    .venv/bin/python -m research.belief_bound --variants kept,feed --keep guarded:1 --continuation guard
 """
 
 from __future__ import annotations
@@ -42,26 +42,20 @@ import argparse
 import hashlib
 import math
 import os
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-
-from self_play import PLAYERS, greedy_deal
 
 from paiute import RuleSet
 from paiute.actions import Action, ActionKind
 from paiute.cards import pack
 from paiute.chance import SeededChance
 from paiute.deal import Deal
+from paiute.events import Phase
 from paiute.match import Match
 from paiute.observation import Observation
 from paiute.players.base import MAX_ITERATIONS, MAX_WORKERS
@@ -69,6 +63,7 @@ from paiute.players.greedy import GreedyPlayer
 from paiute.players.guarded import DEFAULT_WEIGHT
 from paiute.players.play import play_turn
 from paiute.rules import PRESETS
+from research.self_play import PLAYERS, greedy_deal
 
 VARIANTS = (
     "uniform",
@@ -84,7 +79,8 @@ VARIANTS = (
 )
 
 
-def _derive(*parts: object) -> int:
+def derive(*parts: object) -> int:
+    """A 64-bit seed derived from ``parts`` (a board, a seat, a purpose), the same in every process."""
     text = "|".join(map(str, parts)).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
 
@@ -115,7 +111,11 @@ class Setup:
     continuation: str | None = None
 
 
-def _weights(observation: Observation, factors: tuple[float, float, float] | None) -> npt.NDArray[np.float64]:
+def rank_weights(
+    observation: Observation, factors: tuple[float, float, float] | None
+) -> npt.NDArray[np.float64]:
+    """pimc's rank weights for ``observation`` (R4.5), with ``factors`` (threw, passed, took) in
+    place of its own where given."""
     from paiute.compiled.search import inference_weights
 
     if factors is None:
@@ -147,7 +147,7 @@ def _wild(observation: Observation) -> npt.NDArray[np.bool_]:
     return mask
 
 
-def _propose(
+def propose(
     rng: np.random.Generator,
     observation: Observation,
     position: Any,
@@ -172,16 +172,16 @@ def _calibrate_deal(task: tuple[int, str, int]) -> tuple[npt.NDArray[np.float64]
     from paiute.compiled.search import Position
 
     index, preset, seed = task
-    rng = np.random.default_rng(_derive(seed, index, "calibrate") & 0xFFFFFFFF)
-    bot_seeds = [_derive(seed, index, seat) for seat in range(PLAYERS)]
-    match, deal, bots = greedy_deal(preset, index, _derive(seed, index, "calibrate"), bot_seeds)
+    rng = np.random.default_rng(derive(seed, index, "calibrate") & 0xFFFFFFFF)
+    bot_seeds = [derive(seed, index, seat) for seat in range(PLAYERS)]
+    match, deal, bots = greedy_deal(preset, index, derive(seed, index, "calibrate"), bot_seeds)
     true = np.zeros((BUCKETS, PROFILES))
     proposed = np.zeros((BUCKETS, PROFILES))
     while not deal.is_over:
         observation = deal.observation(deal.current_seat)
         if not observation.rebuilds and len(observation.legal_actions) > 1:
             position = Position.from_observation(observation)
-            weights = _weights(observation, None)
+            weights = rank_weights(observation, None)
             wild = _wild(observation)
             for seat in range(PLAYERS):
                 if seat == observation.seat or position.need[seat] == 0:
@@ -189,7 +189,7 @@ def _calibrate_deal(task: tuple[int, str, int]) -> tuple[npt.NDArray[np.float64]
                 bucket = min(_draws(observation, seat), BUCKETS - 1)
                 truth = np.array([[int(card) for card in deal.hand(seat)]], dtype=np.int64)
                 true[bucket, profiles(truth, wild)[0]] += 1
-                _, hands = _propose(rng, observation, position, weights, seat, 16)
+                _, hands = propose(rng, observation, position, weights, seat, 16)
                 np.add.at(proposed[bucket], profiles(hands, wild), 1 / 16)
         match.apply(bots[deal.current_seat].act(observation))
     return true, proposed
@@ -235,14 +235,14 @@ class BeliefBot:
         weights = None
         if self.variant == "kept":  # the --keep bot alone, on the same boards: what feed pairs with
             return self.base.act(observation)
-        if self.variant == "feed" and observation.phase == "discard" and not observation.calls:
-            return self._feed(observation, position, _weights(observation, setup.factors))
+        if self.variant == "feed" and observation.phase is Phase.DISCARD and not observation.calls:
+            return self._feed(observation, position, rank_weights(observation, setup.factors))
         if self.variant == "feed" and self.base is not None:
             return self.base.act(observation)  # draws, calls and the last round: the kept bot's
         if self.variant.endswith("inference") or self.variant in ("structure", "feed"):
-            weights = _weights(observation, setup.factors)
+            weights = rank_weights(observation, setup.factors)
         elif self.variant.endswith("learned"):
-            from learned_belief import odds
+            from research.learned_belief import odds
 
             assert setup.coefficients is not None
             weights = odds(observation, position.unseen, setup.coefficients)
@@ -254,7 +254,7 @@ class BeliefBot:
                     for card in self.deal.hand(seat):
                         weights[seat, int(card)] = 1e12  # the true hand, as good as certainly
         values = np.zeros((len(legal), setup.determinizations))
-        seed = _derive(self.seed, len(observation.history)) & 0xFFFFFFFFFFFFFFFF
+        seed = derive(self.seed, len(observation.history)) & 0xFFFFFFFFFFFFFFFF
         belief = None
         if self.variant.startswith("greedy"):
             depth, particles, eps = setup.belief
@@ -276,16 +276,15 @@ class BeliefBot:
         """The rank weights' determinizations, each action's mean taken over those where the
         next player could call with the card thrown and those where it could not, mixed by the
         feed model's chance (``paiute.players.feed``) instead of the determinizations' share."""
-        from feed_bound import feed_table
-
         from paiute.compiled.belief import deal_hands_kernel
         from paiute.compiled.search import run_estimates
         from paiute.compiled.state import HAND_CAP, MAX_SEATS
         from paiute.players.feed import FeedModel, next_seat
+        from research.feed_bound import feed_table
 
         legal = observation.legal_actions
         n = self.setup.determinizations
-        seed = _derive(self.seed, len(observation.history)) & 0xFFFFFFFFFFFFFFFF
+        seed = derive(self.seed, len(observation.history)) & 0xFFFFFFFFFFFFFFFF
         dealt = np.zeros((n, MAX_SEATS, HAND_CAP), dtype=np.int64)
         if not observation.rebuilds:  # R4.6: after a rebuild the kernel deals the stock first
             deal_hands_kernel(
@@ -304,7 +303,7 @@ class BeliefBot:
         values = np.zeros((len(legal), n))
         # After a rebuild nothing was dealt above: the kernel deals as it always does.
         if self.setup.continuation is not None:
-            import guard_playouts
+            from research import guard_playouts
 
             guard_playouts.run_estimates(
                 position,
@@ -372,7 +371,7 @@ class BeliefBot:
             need = int(position.need[seat])
             if seat == observation.seat or need == 0:
                 continue
-            hidden, hands = _propose(rng, observation, position, weights, seat, CANDIDATES)
+            hidden, hands = propose(rng, observation, position, weights, seat, CANDIDATES)
             chance = ratio[min(_draws(observation, seat), BUCKETS - 1), profiles(hands, wild)]
             held[seat, :, :need] = hidden[rng.choice(CANDIDATES, size=KEPT, p=chance / chance.sum())]
         return Belief(held, position.params, position.unseen, position.need, weights, seed)
@@ -396,13 +395,13 @@ def play_board(task: tuple[int, str, Setup]) -> float:
     index, variant, setup = task
     seed = setup.seed
     rules = RuleSet.from_preset(setup.preset)
-    chance = SeededChance(_derive(seed, index, "deck"))
+    chance = SeededChance(derive(seed, index, "deck"))
     deck = pack(rules.jokers)
     chance.shuffle(deck)
     cut = chance.below(len(deck))
     deck = deck[cut:] + deck[:cut]
     dealer = chance.below(PLAYERS)
-    rebuilds = _derive(seed, index, "rebuilds")
+    rebuilds = derive(seed, index, "rebuilds")
     chips = 0.0
     for rotation in (0, 1):
         match = Match(
@@ -411,7 +410,7 @@ def play_board(task: tuple[int, str, Setup]) -> float:
         deal = match.start_deal(deck, chance=SeededChance(rebuilds))
         seated: list[Any] = []
         for seat in range(PLAYERS):
-            bot_seed = _derive(seed, index, "seat", seat)
+            bot_seed = derive(seed, index, "seat", seat)
             if (seat + rotation) % 2 == 0:
                 bot = BeliefBot(variant, setup, bot_seed)
                 bot.deal = deal
@@ -520,7 +519,7 @@ def main() -> None:
         )
     coefficients = None
     if any(variant.endswith("learned") for variant in variants):
-        from learned_belief import fitted
+        from research.learned_belief import fitted
 
         coefficients = fitted(args.preset, args.train, args.seed + 2, args.workers)
     setup = Setup(

@@ -13,8 +13,8 @@ player does, by ``guarded`` on every later turn (``after``). A departure is scor
 * ``team``: the mean of the deciding seat's and the seat two on's (its partner in the issue's
   ``A B A B`` line-up, where that seat is the other ``guarded`` bot).
 
-    .venv/bin/python benchmarks/guard_departures.py --games 300 --rollouts 30           # ~3 minutes
-    .venv/bin/python benchmarks/guard_departures.py --preset gamerules --games 1000 --json out.json
+    .venv/bin/python -m research.guard_departures --games 300 --rollouts 30           # ~3 minutes
+    .venv/bin/python -m research.guard_departures --preset gamerules --games 1000 --json out.json
 """
 
 from __future__ import annotations
@@ -25,24 +25,19 @@ import math
 import os
 import random
 import statistics
-import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-
-from self_play import PLAYERS, greedy_positions
-
-from paiute import RuleSet, SeededChance
+from paiute import Phase, RuleSet, SeededChance
 from paiute.actions import DRAW_STOCK, Action
 from paiute.deal import Deal
 from paiute.errors import PaiuteError
 from paiute.players.greedy import GreedyPlayer
 from paiute.players.guarded import DEFAULT_WEIGHT, GuardedPlayer
 from paiute.settlement import settle
+from research.self_play import PLAYERS, greedy_positions
 
 AFTER = ("greedy", "guarded")
 #: Actions after which a rollout is cut and valued as a dead deal (R4.7, R8.5).
@@ -104,7 +99,7 @@ def play_game(task: tuple[int, str, int, float]) -> tuple[list[list[float]], int
     for deal, observation, bot in greedy_positions(seed, RuleSet.from_preset(preset)):
         seat = observation.seat
         assert seat is not None
-        if observation.phase == "discard" and not observation.calls:
+        if observation.phase is Phase.DISCARD and not observation.calls:
             weighed += 1
             guarded = GuardedPlayer(seed=seed * 7919 + len(observation.history), weight=weight).act(
                 observation

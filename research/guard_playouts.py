@@ -2,7 +2,7 @@
 
 Search on top of the ``expert`` (``guarded``) adds nothing when its playouts are played by
 greedy's policy for every seat: greedy throws on its next turn the card the guard kept back,
-so a rollout cannot see what guarding on *every* turn is worth (benchmarks/README.md, "Search
+so a rollout cannot see what guarding on *every* turn is worth (research/README.md, "Search
 over the expert's move"). This module lets the searching seat guard inside the playouts.
 
 The shipped guard reads 38 columns of public facts (:mod:`paiute.players.feed`); in a
@@ -36,30 +36,19 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 import numpy.typing as npt
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-
-from paiute.compiled._jit import inline, jit
-from paiute.compiled.greedy import _danger, greedy_action
-from paiute.compiled.greedy_score import G_HORIZON, W_PAIUTE, best_code, bit_count, hand_score
+from paiute.compiled.greedy import greedy_action
+from paiute.compiled.greedy_score import G_HORIZON, W_KNOWN, W_PAIUTE, best_code, bit_count, hand_score
 from paiute.compiled.playout import policy_action
-from paiute.compiled.rng import seed_deal, uniform
+from paiute.compiled.rng import below, seed_deal, uniform
 from paiute.compiled.rules import apply_action
-from paiute.compiled.search import (
-    SCRATCH,
-    Position,
-    _copy,
-    _determinize,
-    _value,
-)
+from paiute.compiled.search import SCRATCH, V_POT, V_SEAT, V_STAKE, Position
 from paiute.compiled.state import (
     CALL_BASE,
     DISCARD,
@@ -67,19 +56,194 @@ from paiute.compiled.state import (
     HAND_CAP,
     LEGAL_CAP,
     MAX_SEATS,
+    OVER,
     P_PAIUTE_ANY,
     P_PLAYERS,
+    PACK_CAP,
     RUNNING,
     TRUNCATED,
     new_batch,
 )
-from paiute.compiled.tables import card_bits, card_key, five_code, rank_lookup
+from paiute.compiled.tables import card_bits, card_key, five_code, rank_lookup, rekey_hand
+from paiute.greedy_weights import PAIUTE
 from paiute.players.base import MAX_WORKERS
-from paiute.scoring import PAIUTE
+
+# -- The compiled core's own helpers that these playouts need, copied from the package (its
+# -- kernels in paiute.compiled.search and paiute.compiled.greedy keep theirs private). --------
+_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}  # as paiute.compiled's
+
+
+def jit(function: Any) -> Any:
+    """``numba.njit`` with an on-disk cache: a kernel (as the package compiles its own)."""
+    return numba.njit(**_OPTIONS)(function)
+
+
+def inline(function: Any) -> Any:
+    """A helper of the kernels, inlined into its callers by Numba."""
+    return numba.njit(inline="always", **_OPTIONS)(function)
+
+
+@inline
+def copy_deal(s: Any, d: int, t: Any, e: int) -> None:
+    """Deal ``d`` of ``s`` into deal ``e`` of ``t``: every field the rules read or write."""
+    for seat in range(MAX_SEATS):
+        t.hand_len[e, seat] = s.hand_len[d, seat]
+        t.hand_key[e, seat] = s.hand_key[d, seat]
+        t.hand_bits[e, seat] = s.hand_bits[d, seat]
+        t.draws[e, seat] = s.draws[d, seat]
+        t.call_seat[e, seat] = s.call_seat[d, seat]
+        t.call_code[e, seat] = s.call_code[d, seat]
+        t.call_first[e, seat] = s.call_first[d, seat]
+        t.call_card[e, seat] = s.call_card[d, seat]
+        t.payouts[e, seat] = s.payouts[d, seat]
+        for j in range(s.hand_len[d, seat]):
+            t.hands[e, seat, j] = s.hands[d, seat, j]
+    for i in range(s.n_calls[d]):  # what greedy counts as seen (R6.5, R4.5)
+        for j in range(HAND_CAP):
+            t.call_shown[e, i, j] = s.call_shown[d, i, j]
+    for card in range(PACK_CAP):
+        t.known[e, card] = s.known[d, card]
+    for i in range(s.stock_len[d]):
+        t.stock[e, i] = s.stock[d, i]
+    for i in range(s.discard_len[d]):
+        t.discard[e, i] = s.discard[d, i]
+    t.stock_len[e] = s.stock_len[d]
+    t.discard_len[e] = s.discard_len[d]
+    t.wild[e] = s.wild[d]
+    t.upcard[e] = s.upcard[d]
+    t.upcard_in_stock[e] = s.upcard_in_stock[d]
+    t.dealer[e] = s.dealer[d]
+    t.seat[e] = s.seat[d]
+    t.phase[e] = s.phase[d]
+    t.taken[e] = s.taken[d]
+    t.turns[e] = s.turns[d]
+    t.n_actions[e] = s.n_actions[d]
+    t.rebuilds[e] = s.rebuilds[d]
+    t.status[e] = s.status[d]
+    t.n_calls[e] = s.n_calls[d]
+    t.best[e] = s.best[d]
+    t.winners[e] = s.winners[d]
+    t.pot[e] = s.pot[d]
+
+
+@inline
+def determinize(
+    template: Any,
+    s: Any,
+    players: int,
+    unseen: Any,
+    eligible: Any,
+    hidden_stock: int,
+    need: Any,
+    weights: Any,
+    pool: Any,
+    dealt: Any,
+    dealt_at: int,
+) -> None:
+    """Deal ``s``'s deal 0 from the template with the unseen cards placed at random by deal 0's
+    generator, as :func:`paiute.compiled.search.estimate_kernel` deals each determinization
+    (the hidden cards of the hands in proportion to each seat's ``weights``; after a rebuild,
+    R4.6, the stock only from the ``eligible`` cards); the hidden cards of the hands are
+    ``dealt[dealt_at]`` where ``dealt`` has that row, the stock the rest."""
+    copy_deal(template, 0, s, 0)
+    count = unseen.size
+    for i in range(count):
+        pool[i] = unseen[i]
+    if dealt_at < dealt.shape[0]:
+        start = 0
+        for seat in range(players):
+            for h in range(need[seat]):
+                card = dealt[dealt_at, seat, h]
+                for i in range(start, count):
+                    if pool[i] == card:
+                        pool[start], pool[i] = pool[i], pool[start]
+                        break
+                s.hands[0, seat, s.hand_len[0, seat]] = pool[start]
+                s.hand_len[0, seat] += 1
+                start += 1
+        for i in range(start, count):  # the rest is the stock, in random order
+            j = i + below(s.rng, 0, count - i)
+            pool[i], pool[j] = pool[j], pool[i]
+            s.stock[0, s.stock_len[0]] = pool[i]
+            s.stock_len[0] += 1
+        for seat in range(players):
+            rekey_hand(s, 0, seat)
+        return
+    constrained = False
+    for i in range(count):
+        if not eligible[i]:
+            constrained = True
+    if constrained:  # R4.6: the rebuilt stock holds only cards that went into it
+        chosen = 0
+        for i in range(count):
+            if eligible[i]:
+                pool[chosen], pool[i] = pool[i], pool[chosen]
+                chosen += 1
+        for i in range(hidden_stock):  # a uniform sample, in random order, of the eligible
+            j = i + below(s.rng, 0, chosen - i)
+            pool[i], pool[j] = pool[j], pool[i]
+            s.stock[0, s.stock_len[0]] = pool[i]
+            s.stock_len[0] += 1
+        start = hidden_stock
+    else:
+        start = 0
+    # The hidden cards of each hand, drawn in proportion to the seat's weights.
+    for seat in range(players):
+        for _ in range(need[seat]):
+            total = 0.0
+            for i in range(start, count):
+                total += weights[seat, pool[i]]
+            target = uniform(s.rng, 0) * total
+            pick = count - 1
+            for i in range(start, count):
+                target -= weights[seat, pool[i]]
+                if target < 0.0:
+                    pick = i
+                    break
+            pool[start], pool[pick] = pool[pick], pool[start]
+            s.hands[0, seat, s.hand_len[0, seat]] = pool[start]
+            s.hand_len[0, seat] += 1
+            start += 1
+    if not constrained:  # the rest is the stock, in random order
+        for i in range(start, count):
+            j = i + below(s.rng, 0, count - i)
+            pool[i], pool[j] = pool[j], pool[i]
+            s.stock[0, s.stock_len[0]] = pool[i]
+            s.stock_len[0] += 1
+    for seat in range(players):
+        rekey_hand(s, 0, seat)
+
+
+@inline
+def playout_value(s: Any, d: int, v: Any, dead_value: float) -> float:
+    """The chips the searching seat gains in a finished playout (R8): its payout, and the
+    stake back where the pot is paid; a dead (R4.7) or cut playout is worth ``dead_value``."""
+    if s.status[d] != OVER:
+        return dead_value  # R8.5
+    return float(s.payouts[d, v[V_SEAT]] + (v[V_STAKE] if v[V_POT] else 0))
+
+
+@inline
+def known_in_next_hand(s: Any, p: Any, work: Any, d: int, seat: int) -> int:
+    """The natural cards known to be in the hand of the next player to draw after ``seat``
+    (cards taken from the pile, R4.5; a seat that called draws no more), as a card mask, from
+    greedy's survey of the seat's view (``work``)."""
+    players = p[P_PLAYERS]
+    following = (seat + 1) % players
+    while following != seat:
+        called = False
+        for i in range(s.n_calls[d]):
+            if s.call_seat[d, i] == following:
+                called = True
+        if not called:
+            break
+        following = (following + 1) % players
+    return int(work[W_KNOWN + following] & ((1 << 52) - 1))
+
 
 #: The shipped model's logits at four seats over greedy's candidate throws (400 deals of
 #: greedy self-play, seed 777): mean and spread over cards that do not feed, then over cards
-#: that do. ``python benchmarks/guard_playouts.py --calibrate 400`` measures them again.
+#: that do. ``python -m research.guard_playouts --calibrate 400`` measures them again.
 EMULATION: dict[str, tuple[float, float, float, float]] = {
     "pagat": (-4.243, 1.038, -3.138, 1.179),
     "gamerules": (-3.250, 0.976, -2.452, 0.924),
@@ -134,7 +298,7 @@ def guarded_action(s: Any, tables: Any, g: Any, p: Any, d: int, work: Any, emula
     horizon = g[5][G_HORIZON]
     paiute_now = work[W_PAIUTE] != 0
     following = (seat + 1) % p[P_PLAYERS]
-    danger = _danger(s, p, work, d, seat)  # greedy's 0.01 a fed card known in the next hand
+    danger = known_in_next_hand(s, p, work, d, seat)  # greedy's 0.01 a fed card known in the next hand
     naturals = 0
     for i in range(count):
         card = s.hands[d, seat, i]
@@ -212,11 +376,11 @@ def estimate_kernel(
     steps = 0
     for k in range(first, stop):
         seed_deal(s.rng, 0, seed, np.uint64(k))
-        _determinize(
+        determinize(
             template, s, players, unseen, eligible, hidden_stock, need, weights, pool, dealt, k - first
         )
         for a in range(actions.size):
-            _copy(s, 0, s, 1)
+            copy_deal(s, 0, s, 1)
             seed_deal(s.rng, 1, seed ^ np.uint64(0x5DEECE66D), np.uint64(k))
             apply_action(s, tables, p, 1, actions[a])
             while s.status[1] == RUNNING:
@@ -231,7 +395,7 @@ def estimate_kernel(
                     break
                 apply_action(s, tables, p, 1, action)
                 steps += 1
-            values[a, k] = _value(s, 1, v, dead_value)
+            values[a, k] = playout_value(s, 1, v, dead_value)
     return steps
 
 
@@ -286,10 +450,9 @@ def calibrate(preset: str, deals: int, seed: int, workers: int) -> tuple[float, 
     logits over the cards greedy weighed throwing in ``deals`` deals of greedy self-play,
     their mean and spread over cards that do not feed the true next hand, then over cards
     that do (``feed_learned.collect``'s rows and labels)."""
-    from feed_learned import collect
-
     from paiute.players.feed import FeedModel
     from paiute.rules import RuleSet
+    from research.feed_learned import collect
 
     rows, labels, _ = collect(preset, deals, seed, None, workers, 4)
     coefficients = np.array(FeedModel.shipped(RuleSet.from_preset(preset), 4).coefficients)
@@ -301,7 +464,7 @@ def calibrate(preset: str, deals: int, seed: int, workers: int) -> tuple[float, 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
-        epilog="The playouts run through belief_bound.py: .venv/bin/python benchmarks/belief_bound.py "
+        epilog="The playouts run through belief_bound.py: .venv/bin/python -m research.belief_bound "
         "--variants kept,feed --keep guarded:1 --continuation guard",
     )
     parser.add_argument(

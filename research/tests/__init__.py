@@ -1,0 +1,1 @@
+"""Tests of the experiments in ``research/``: that each runs and reports, never a margin."""
