@@ -25,15 +25,15 @@ the last position is the dealer (plays last, R7.2).
 Nothing here imports rich or matplotlib at the top: :func:`plot` imports matplotlib when
 called (the ``sim`` extra).
 
-The package's parts, one way down: :mod:`~paiute.simulate.facts` (what a deal came to and the
-estimates), :mod:`~paiute.simulate.running` (playing the deals), :mod:`~paiute.simulate.comparison`
-(one option's values side by side) and :mod:`~paiute.simulate.plots` (charts).
+The package's parts, one way down: :mod:`~paiute.analysis.simulate.facts` (what a deal came to and the
+estimates), :mod:`~paiute.analysis.simulate.running` (playing the deals), :mod:`~paiute.analysis.simulate.comparison`
+(one option's values side by side) and :mod:`~paiute.analysis.simulate.plots` (charts).
 """
 
 from __future__ import annotations
 
-from paiute.simulate.comparison import Comparison, compare, compare_values
-from paiute.simulate.facts import (
+from paiute.analysis.simulate.comparison import Comparison, compare, compare_values
+from paiute.analysis.simulate.facts import (
     CallFact,
     DealFacts,
     Difference,
@@ -42,8 +42,8 @@ from paiute.simulate.facts import (
     fact_definitions,
     normal_interval,
 )
-from paiute.simulate.plots import plot
-from paiute.simulate.running import (
+from paiute.analysis.simulate.plots import plot
+from paiute.analysis.simulate.running import (
     DealCounts,
     SimulationConfig,
     SimulationReport,

@@ -11,10 +11,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from paiute.odds import category_order
-from paiute.simulate.comparison import Comparison
-from paiute.simulate.facts import Estimate
-from paiute.simulate.running import SimulationReport, require_sim_extra
+from paiute.analysis.odds import category_order
+from paiute.analysis.simulate.comparison import Comparison
+from paiute.analysis.simulate.facts import Estimate
+from paiute.analysis.simulate.running import SimulationReport, require_sim_extra
 
 __all__ = ["plot"]
 

@@ -9,18 +9,16 @@ at the table, so asking for a hint changes nothing they do). It holds:
   estimated by :func:`paiute.players.evaluate.estimate_actions` (every legal action played out
   on the same determinizations: the seat's unseen cards dealt at random, every seat then
   played by the playout policy), each with a 95% interval and with its paired difference from
-  the expert's move: they explain the move, they do not choose it. Measured as bots against
-  ``greedy`` (``benchmarks/hint_strength.py``, 4 seats ``A B A B``, 10,000 boards a preset):
-  the action with the most chips expected in 32 playouts, the hint's move before 2026-12-05,
-  lost 0.15 to 0.18 chips a deal (its argmax follows the noise); leaving the expert's move
-  where another beat it with a paired 95% interval above zero cost 0.004 (pagat) and 0.007
-  (gamerules) against the expert's move itself, and 0.005 on both with Bonferroni's
-  correction. The cost fell on draws and discards before a call alike: the playouts judge
-  neither better than the expert's rules, and they play greedy after the move, blind to the
-  guard against feeding the next player that the expert keeps up every turn. After a call,
-  and on whether to call, the rules never differed on 10,000 boards. Hence no overruling;
-  :attr:`Hint.beyond_noise` names a move the playouts rate higher beyond their noise, so
-  that the hint can say why it still gives the expert's;
+  the expert's move: they explain the move, they do not choose it. Moves chosen by the
+  playouts lose chips in play (``benchmarks/hint_strength.py``): the action with the most
+  chips expected follows the playouts' noise and loses to ``greedy``, and leaving the expert's
+  move where another beats it with a paired 95% interval above zero loses to the expert's
+  move itself, on draws and discards before a call alike. The playouts judge neither better
+  than the expert's rules, and they play greedy after the move, blind to the guard against
+  feeding the next player that the expert keeps up every turn (``docs/review.md`` and
+  ``docs/guarded.md``, "The hint is the expert's move", have the figures). Hence no
+  overruling; :attr:`Hint.beyond_noise` names a move the playouts rate higher beyond their
+  noise, so that the hint can say why it still gives the expert's;
 * **the feed chance** of each legal discard before any call (R7.2): the chance that the
   next player could call at once after taking the card from the pile (R4.2, R6.2), learned
   from public facts (:class:`paiute.players.feed.FeedModel`, the expert's guard, R9);
@@ -67,19 +65,21 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from paiute.actions import DRAW_DISCARD, DRAW_STOCK, Action, ActionKind
+from paiute.analysis.odds import wilson
 from paiute.cards import Card
 from paiute.chance import SeededChance
-from paiute.combos import Category, Value
+from paiute.combos import Category, Value, may_call
 from paiute.deal import Deal
 from paiute.errors import N_, PaiuteError
 from paiute.evaluator import Evaluator
+from paiute.events import Phase
 from paiute.observation import Observation
-from paiute.odds import wilson
 from paiute.outs import Unseen, completing
-from paiute.players.base import MAX_ITERATIONS, PlayerError, make_player
+from paiute.players.base import MAX_ITERATIONS, PlayerError
 from paiute.players.evaluate import ActionEstimate, estimate_actions
 from paiute.players.feed import FeedModel, next_seat
 from paiute.players.greedy import GreedyPlayer
+from paiute.players.registry import make_player
 
 if TYPE_CHECKING:
     from paiute.record import Record
@@ -185,7 +185,7 @@ class Hint:
     """The best move for the seat to act, with its reasons (see the module documentation)."""
 
     seat: int
-    phase: str
+    phase: Phase
     recommended: Action
     estimates: tuple[ActionEstimate, ...]  # in the order of the legal actions
     plan: Plan | None  # None when the recommended move is a call
@@ -215,7 +215,7 @@ class Hint:
     def beyond_noise(self) -> Action | None:
         """The move the playouts rate above the expert's beyond their noise (its paired 95%
         interval above zero; of several, the most chips), or None. The hint still gives the
-        expert's move: moves chosen that way lost chips in play (see the module)."""
+        expert's move: moves chosen that way lose chips in play (see the module)."""
         above = [
             (v[0], e.action) for e, v in zip(self.estimates, self.versus_expert, strict=True) if v[1] > 0
         ]
@@ -234,7 +234,7 @@ class Hint:
         return {
             "format": HINT_FORMAT,
             "seat": self.seat,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "recommended": str(self.recommended),
             "actions": [
                 {
@@ -428,14 +428,14 @@ def _plan(
     paiute_any = rules.paiute_allowed_any_turn(observation.players)  # R5.7, R2.1
     floor = 0 if observation.highest_call is None else observation.highest_call.code  # R6.4
     pile_completes = None
-    if observation.phase == "draw":
+    if observation.phase is Phase.DRAW:
         keeps = tuple(hand)
         paiute_ok = paiute_any or observation.first_turn  # this draw is the seat's first (R5.7)
         last_turn = False
         if DRAW_DISCARD in observation.legal_actions and observation.discard_pile:
             top = observation.discard_pile[-1]
             call = evaluator.best([*hand, top], top)  # R4.3: the card taken may not go down
-            if call is not None and _callable(call.value.code, paiute_ok, floor):
+            if call is not None and may_call(call.value.code, floor, paiute_now=paiute_ok):
                 pile_completes = call.value
     else:
         put_down = recommended.card
@@ -443,15 +443,17 @@ def _plan(
         paiute_ok = paiute_any  # the seat's next turn is not its first (R5.7)
         last_turn = bool(observation.calls)  # R7.2: its one last-round turn is this one
     unseen = Unseen.of(observation)
-    outs = [out for out in completing(keeps, unseen, evaluator) if _callable(out.code, paiute_ok, floor)]
+    outs = [
+        out for out in completing(keeps, unseen, evaluator) if may_call(out.code, floor, paiute_now=paiute_ok)
+    ]
     out_cards = tuple(sorted(card for out in outs for card in out.cards))
     per_category: Counter[Category] = Counter()
     for out in outs:
-        per_category[_category(out.code, rules.royal_high)] += len(out.cards)
+        per_category[Category.from_code(out.code)] += len(out.cards)
     order = [c for c in sorted(per_category, key=lambda c: c.order(rules.royal_high), reverse=True)]
     by_category = tuple((category, per_category[category]) for category in order)
     draws = [] if last_turn else _draws_left(observation, recommended, draw_playouts, seed, deadline)
-    if observation.phase == "draw" and not draws and not last_turn:
+    if observation.phase is Phase.DRAW and not draws and not last_turn:
         draws = [1]  # at least the draw about to be made
     draws_left = sum(draws) / len(draws) if draws else 0.0
     count = len(unseen.cards)
@@ -462,7 +464,7 @@ def _plan(
         category = max(per_category, key=lambda c: (per_category[c], c.order(rules.royal_high)))
         cards_away = 1
         chance = sum(draw_chance(len(out_cards), count, d) for d in draws) / len(draws) if draws else 0.0
-        first = next(out for out in outs if _category(out.code, rules.royal_high) is category)
+        first = next(out for out in outs if Category.from_code(out.code) is category)
         uses = _uses(keeps, first.cards[0], evaluator)
     else:
         # Two more draws: the second is never a first turn, so a Paiute counts only where any
@@ -484,18 +486,6 @@ def _plan(
         last_turn,
         pile_completes,
     )
-
-
-def _callable(code: int, paiute_ok: bool, floor: int) -> bool:
-    """A code that may be called: a Paiute only where R5.7 allows it, and equal to or above
-    the highest call so far (R6.4)."""
-    return bool(code) and (code >> 12 != 1 or paiute_ok) and code >= floor
-
-
-def _category(code: int, royal_high: bool) -> Category:
-    value = Value.from_code(code, royal_high=royal_high)
-    assert value is not None
-    return value.category
 
 
 def _uses(keeps: Sequence[Card], card: Card, evaluator: Evaluator) -> tuple[Card, ...]:
@@ -528,20 +518,20 @@ def _two_away(
             for index in range(5):
                 held = [*keeps[:index], *keeps[index + 1 :], first, second]
                 code = best(held)
-                if _callable(code, paiute_ok, floor) and code > top:
+                if may_call(code, floor, paiute_now=paiute_ok) and code > top:
                     top = code
             if top:
                 pairs[(first, second)] = top
     if not pairs:
         return None, (), 0.0
-    per_category = Counter(_category(code, royal_high) for code in pairs.values())
+    per_category = Counter(Category.from_code(code) for code in pairs.values())
     category = max(per_category, key=lambda c: (per_category[c], c.order(royal_high)))
     # The cards of ``keeps`` that the completed combination shows (R6.2, R6.3), in more than
     # half of the pairs that complete it.
     used: Counter[Card] = Counter()
     chosen_pairs = 0
     for (first, second), code in pairs.items():
-        if _category(code, royal_high) is not category:
+        if Category.from_code(code) is not category:
             continue
         chosen_pairs += 1
         for index in range(5):

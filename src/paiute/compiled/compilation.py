@@ -2,8 +2,9 @@
 
 Reference counting is off in every kernel (``_nrt=False``): none allocates (the callers pass
 every array in), and with it on, Numba increfs and decrefs each of the state's arrays at
-every inlined helper whose control flow its pruning pass cannot follow, which cost ~800 ns
-a legal-action query against ~2 ns without.
+every inlined helper whose control flow its pruning pass cannot follow, which makes a
+legal-action query hundreds of times slower (docs/batch-simulator.md, "Design notes", has the
+figures).
 
 The disk cache (``cache=True``) is Numba's: a kernel's compiled code is stored beside its
 source (``__pycache__/*.nbi``/``*.nbc``), or under the user's cache directory where the

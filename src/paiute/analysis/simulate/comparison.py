@@ -12,10 +12,10 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from paiute.analysis.simulate.facts import Z95, DealFacts, Difference, Fact, fact_values, normal_interval
+from paiute.analysis.simulate.running import SimulationConfig, SimulationReport, run_configs
 from paiute.errors import PaiuteError
 from paiute.rules import OPTIONS, RuleSet
-from paiute.simulate.facts import Z95, DealFacts, Difference, Fact, fact_values, normal_interval
-from paiute.simulate.running import SimulationConfig, SimulationReport, run_configs
 
 __all__ = ["Comparison", "compare", "compare_values"]
 

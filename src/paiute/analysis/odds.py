@@ -49,7 +49,7 @@ from fractions import Fraction
 from functools import cache
 
 from paiute.cards import CARDS, Card, pack
-from paiute.combos import Category
+from paiute.combos import Category, may_call
 from paiute.errors import N_
 from paiute.evaluator import STRAIGHT_FLUSH_WINDOWS, Evaluator
 from paiute.rules import RuleSet
@@ -64,7 +64,7 @@ __all__ = [
     "holding_categories",
     "monte_carlo_first_draw",
     "monte_carlo_turns",
-    "rules_for",
+    "rules_with_wild_option",
     "wilson",
 ]
 
@@ -102,7 +102,7 @@ def category_order(royal_high: bool = False) -> tuple[Category, ...]:
     return tuple(sorted(Category, key=lambda category: -category.order(royal_high)))
 
 
-def rules_for(wild: str, players: int = 2) -> RuleSet:
+def rules_with_wild_option(wild: str, players: int = 2) -> RuleSet:
     """The default rules with the wild option ``wild`` and room for ``players`` (R2.1)."""
     if wild not in WILD_OPTIONS:
         raise ValueError(f"unknown wild option {wild!r} (one of {', '.join(WILD_OPTIONS)})")
@@ -314,7 +314,7 @@ class _Setting:
 def _settings(wild: str) -> list[_Setting]:
     """The situations to average over: one per upcard rank (the suit does not matter, by
     symmetry: clubs is taken), or the one situation of the jokers option."""
-    rules = rules_for(wild)
+    rules = rules_with_wild_option(wild)
     if rules.jokers:
         cards = tuple(pack(True))
         return [_Setting(cards, rules.wild_cards(None))]
@@ -453,7 +453,7 @@ def monte_carlo_first_draw(
 ) -> FirstDrawOdds:
     """Estimated odds after the first draw: a random upcard (any suit), six random cards of
     the rest. The best call is judged by :class:`~paiute.evaluator.Evaluator`."""
-    rules = rules_for(wild)
+    rules = rules_with_wild_option(wild)
     order = category_order(royal_high)
     rng = random.Random(seed)
     full = pack(rules.jokers)
@@ -477,7 +477,7 @@ def monte_carlo_first_draw(
         code = evaluator.best_code(held)
         if code:
             any_call += 1
-            best[_category_of(code, royal_high)] += 1
+            best[Category.from_code(code)] += 1
         if progress is not None and (index + 1) % 1000 == 0:
             progress(1000)
     if progress is not None and samples % 1000:
@@ -497,14 +497,6 @@ def monte_carlo_first_draw(
         samples=samples,
         seed=seed,
     )
-
-
-def _category_of(code: int, royal_high: bool) -> Category:
-    order = code >> 12
-    for category in Category:
-        if category.order(royal_high) == order or (order == 7 and category is Category.ROYAL_FLUSH):
-            return category
-    raise AssertionError(f"no category for code {code}")
 
 
 @cache
@@ -542,7 +534,7 @@ def _keep_score(
     return -fewest, missing.count(fewest), wild
 
 
-class _Table:
+class _StockAndPile:
     """The stock and the discard pile of :func:`monte_carlo_turns` (R4.6, R4.7)."""
 
     __slots__ = ("discard", "max_rebuilds", "rebuilds", "rng", "stock")
@@ -576,7 +568,7 @@ def monte_carlo_turns(
     progress: Callable[[int], None] | None = None,
 ) -> TurnsOdds:
     """Estimated chance of being able to call within ``t`` own turns (see the module text)."""
-    rules = rules_for(wild, players)
+    rules = rules_with_wild_option(wild, players)
     rules.check_players(players)
     if turns < 1:
         raise ValueError("turns must be at least 1")
@@ -604,7 +596,7 @@ def monte_carlo_turns(
             wild_cards = rules.wild_cards(upcard)
             entry = evaluators[upcard] = (Evaluator(wild_cards, royal_high=royal_high), wild_cards)
         evaluator, wild_cards = entry
-        table = _Table(stock, rng, rules.max_rebuilds)
+        table = _StockAndPile(stock, rng, rules.max_rebuilds)
         outcome = 0  # the turn the player could first call; 0: never, -1: dead
         for turn in range(1, turns + 1):
             card = table.draw()
@@ -614,12 +606,12 @@ def monte_carlo_turns(
             held = [*hand, card]
             five = evaluator.best_five_code(held)
             six = evaluator.code(held)
-            if six >> 12 == 1 and not (paiute_any_turn or turn == 1):  # R5.7
+            if not may_call(six, 0, paiute_now=paiute_any_turn or turn == 1):  # R5.7
                 six = 0
             code = max(five, six)
             if code:
                 outcome = turn
-                completed_with[_category_of(code, royal_high)] += 1
+                completed_with[Category.from_code(code)] += 1
                 break
             scores = [
                 (_keep_score(held[:i] + held[i + 1 :], wild_cards, paiute_any_turn), -i) for i in range(_HELD)

@@ -2,8 +2,9 @@
 (:mod:`paiute.players.greedy`) and its compiled twin (:mod:`paiute.compiled.greedy`), which
 reads them as tables built from these very functions (so both do the same arithmetic).
 
-Evaluator codes are ``category order << 12 | tie-break ranks`` (:mod:`paiute.evaluator`); the
-order runs from 1 (Paiute) to 6 (Five of a Kind), 7 for a ``royal_high`` Royal Flush (R5.8).
+Evaluator codes are ``category order << CATEGORY_SHIFT | tie-break ranks`` (:mod:`paiute.combos`);
+the order runs from 1 (Paiute) to 6 (Five of a Kind), 7 for a ``royal_high`` Royal Flush (R5.8).
+:data:`PAIUTE` to :data:`ROYAL_HIGH` are those orders, :mod:`paiute.combos`' own, under short names.
 
 >>> round(tail(2, 3, 8, 40), 4)  # two hits in three draws, 8 cards in 40 that hit
 0.104
@@ -13,6 +14,13 @@ order runs from 1 (Paiute) to 6 (Five of a Kind), 7 for a ``royal_high`` Royal F
 
 from __future__ import annotations
 
+from paiute.combos import FIVE_OF_A_KIND_ORDER as FIVE_KIND
+from paiute.combos import FOUR_TWO_ORDER as FOUR_TWO
+from paiute.combos import PAIUTE_ORDER as PAIUTE
+from paiute.combos import ROYAL_FLUSH_ORDER as ROYAL
+from paiute.combos import ROYAL_HIGH_ORDER as ROYAL_HIGH
+from paiute.combos import STRAIGHT_FLUSH_ORDER as STRAIGHT_FLUSH
+from paiute.combos import THREE_THREE_ORDER as THREE_THREE
 from paiute.rules import RuleSet
 
 __all__ = [
@@ -28,14 +36,6 @@ __all__ = [
     "share_at_least",
     "tail",
 ]
-
-PAIUTE = 1
-THREE_THREE = 2
-FOUR_TWO = 3
-STRAIGHT_FLUSH = 4
-ROYAL = 5
-FIVE_KIND = 6
-ROYAL_HIGH = 7
 
 # Share of each category among the non-Paiute combinations called in greedy self-play
 # (4 seats, default rules); Three/Three is rare because a wild turns it into Four/Two.

@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
+from paiute.analysis.odds import category_order, wilson
 from paiute.combos import Category
 from paiute.errors import N_, Message
-from paiute.odds import category_order, wilson
 
 __all__ = [
     "Z95",

@@ -9,7 +9,7 @@ estimated from it with :func:`~paiute.players.evaluate.estimate_actions` (expect
 with a 95% interval, on paired determinizations) and the decision gets:
 
 * ``best``: the hint's move there, the ``expert`` level's move (``expert``, the strongest bot,
-  from the same observation; :mod:`paiute.hint` says why the playouts explain it and never
+  from the same observation; :mod:`paiute.analysis.hint` says why the playouts explain it and never
   overrule it). Not the action with the most chips expected: with a few dozen playouts that
   argmax follows the noise, and played as a bot it loses to ``greedy``
   (``benchmarks/hint_strength.py``). ``ev_best`` and its ``interval``;
@@ -53,20 +53,20 @@ from __future__ import annotations
 
 import enum
 import math
-import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from paiute.actions import Action, ActionKind
-from paiute.chance import RecordedChance
+from paiute.analysis.hint import HINT_LEVEL
+from paiute.chance import RecordedChance, derive_seed
 from paiute.errors import N_, PaiuteError
-from paiute.hint import HINT_LEVEL
 from paiute.i18n import Translator
 from paiute.match import Match
 from paiute.observation import Observation
 from paiute.parallel import default_workers, parallel_map
-from paiute.players.base import MAX_ITERATIONS, make_player
+from paiute.players.base import MAX_ITERATIONS
 from paiute.players.evaluate import estimate_actions
+from paiute.players.registry import make_player
 from paiute.record import Record
 from paiute.rules import RuleSet
 
@@ -98,11 +98,11 @@ __all__ = [
 DEFAULT_PLAYOUTS = 16
 
 #: The playouts (decisions times playouts each) from which :func:`review_record` told
-#: ``workers=None`` shares the decisions among processes, by estimator. A worker process takes
-#: about 3 s to start (its interpreter, then the compiled kernels from the disk cache), while one
-#: core reviews some 15,000 playouts a second with the compiled estimator (a 40-decision deal at
-#: 16 playouts in 0.04 s, 2026-12-03) and some 40 a second with the pure-Python one: below these
-#: a review is done sooner in this process.
+#: ``workers=None`` shares the decisions among processes, by estimator. A worker process must
+#: start first (its interpreter, then the compiled kernels from the disk cache), and below these
+#: a review is done sooner in this process; the compiled estimator reviews far more playouts a
+#: second than the pure-Python one, hence its higher threshold (docs/review.md, "Speed", has the
+#: figures).
 PARALLEL_FROM = {"compiled": 100_000, "python": 250}
 
 
@@ -371,7 +371,7 @@ def decision_points(
 
 def _decision_seed(seed: int, deal: int, action: int) -> int:
     # From the review's seed and the decision's place only: the same in any order or process.
-    return random.Random(f"paiute-review:{seed}:{deal}:{action}").getrandbits(48)
+    return derive_seed("paiute-review", seed, deal, action, separator=":", method="random", bits=48)
 
 
 def review_point(

@@ -23,7 +23,6 @@ so the same seed gives the same results whatever the number of workers or the ba
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import itertools
 import math
 import os
@@ -35,7 +34,7 @@ from pathlib import Path
 from typing import Any, TypeVar, overload
 
 from paiute.cards import Card, pack
-from paiute.chance import SeededChance
+from paiute.chance import SeededChance, derive_seed
 from paiute.combos import Category
 from paiute.errors import N_
 from paiute.match import Match
@@ -124,12 +123,6 @@ def seating_count(bots: int, players: int, mode: str = "permutations") -> int:
     return count
 
 
-def _derive(seed: int, *parts: object) -> int:
-    """A 64-bit seed for one use, the same on every machine and in every process."""
-    text = "/".join(map(str, ("paiute-tournament", seed, *parts)))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
-
-
 @dataclass(frozen=True, slots=True)
 class TournamentConfig:
     """Everything a worker needs to play any board (small, so it travels with each task)."""
@@ -173,14 +166,16 @@ def play_board(config: TournamentConfig, index: int) -> BoardResult:
     """Play board ``index`` in every seating; the same arguments always give the same result
     (given bots that are repeatable for a seed)."""
     rules, players = config.rules, config.players
-    chance = SeededChance(_derive(config.seed, index, "deck"))
+    chance = SeededChance(derive_seed("paiute-tournament", config.seed, index, "deck"))
     deck = pack(rules.jokers)  # R2.4: shuffle and cut, as Deal.new does
     chance.shuffle(deck)
     cut = chance.below(len(deck))
     deck = deck[cut:] + deck[:cut]
     dealer = chance.below(players)
-    rebuild_seed = _derive(config.seed, index, "rebuilds")
-    bot_seeds = [_derive(config.seed, index, "seat", seat) for seat in range(players)]
+    rebuild_seed = derive_seed("paiute-tournament", config.seed, index, "rebuilds")
+    bot_seeds = [
+        derive_seed("paiute-tournament", config.seed, index, "seat", seat) for seat in range(players)
+    ]
     deals: list[DealSummary] = []
     records: list[str] = []
     for seating in seatings(len(config.bots), players, config.seating):

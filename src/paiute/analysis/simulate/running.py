@@ -6,19 +6,12 @@ run gives the same :class:`SimulationReport` however its deals are shared among 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
-from paiute.chance import SeededChance
-from paiute.errors import PaiuteError
-from paiute.match import Match
-from paiute.odds import category_order
-from paiute.parallel import parallel_map
-from paiute.players import make_player, play_deal
-from paiute.rules import RuleSet
-from paiute.simulate.facts import (
+from paiute.analysis.odds import category_order
+from paiute.analysis.simulate.facts import (
     CallFact,
     DealFacts,
     Estimate,
@@ -28,6 +21,12 @@ from paiute.simulate.facts import (
     fact_values,
     quantiles,
 )
+from paiute.chance import SeededChance, derive_seed
+from paiute.errors import PaiuteError
+from paiute.match import Match
+from paiute.parallel import parallel_map
+from paiute.players import make_player, play_deal
+from paiute.rules import RuleSet
 
 __all__ = [
     "SIM_EXTRA_HINT",
@@ -62,8 +61,7 @@ def deal_seed(seed: int, *path: int) -> int:
     >>> deal_seed(1, 0) == deal_seed(1, 0) != deal_seed(1, 1)
     True
     """
-    text = "/".join(str(part) for part in ("paiute-simulate", seed, *path))
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+    return derive_seed("paiute-simulate", seed, *path, method="blake2b")
 
 
 def parse_bots(texts: Sequence[str], players: int) -> tuple[str, ...]:

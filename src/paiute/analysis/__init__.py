@@ -1,0 +1,10 @@
+"""What the bots and the rules let us work out about a game: it stands on :mod:`paiute.players`.
+
+* :mod:`paiute.analysis.hint`: the best move for the seat to act, and why, from its observation.
+* :mod:`paiute.analysis.review`: what every decision of a finished record cost.
+* :mod:`paiute.analysis.tournament`: duplicate tournaments between players, with ratings.
+* :mod:`paiute.analysis.simulate`: the facts of the game over many deals between bots.
+* :mod:`paiute.analysis.odds`: exact odds of the combinations.
+
+Importing this package loads none of them; each is imported where it is used.
+"""
