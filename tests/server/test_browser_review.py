@@ -61,7 +61,7 @@ def play_one_deal(server: Server, rng: random.Random) -> str:
 
 def told_better(decision: dict[str, Any]) -> bool:
     """Whether the page names a better action at this decision: the server's ``better``
-    (paiute.review.Decision.better), the best where it is another action and worth more on
+    (paiute.analysis.review.Decision.better), the best where it is another action and worth more on
     the paired playouts."""
     assert decision["better"] in (None, decision["best"])
     return decision["better"] is not None

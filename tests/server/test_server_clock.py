@@ -8,7 +8,7 @@ from server_helpers import create, fast_limits, fast_settings, join, start, stat
 
 from paiute.rules import RuleSet
 from paiute.server import create_app
-from paiute.server.table import Draft, Table, TableConfig
+from paiute.server.table import Draft, LiveTable, TableConfig
 
 #: A seeded deal (paiute.server.deals) whose first turn does not end it, so that the second
 #: seat's clock runs out in the first deal every time (a secure deal could end at once).
@@ -78,8 +78,8 @@ def test_no_clock_only_for_a_private_table(db_url: str) -> None:
         assert (chosen.json()["table"]["turn_seconds"], chosen.json()["table"]["bank_seconds"]) == (45, 5)
 
 
-def clocked_table(bank: int) -> Table:
-    table = Table(
+def clocked_table(bank: int) -> LiveTable:
+    table = LiveTable(
         "t", TableConfig("t", RuleSet.from_preset("pagat"), 2, 100, turn_seconds=10, bank_seconds=bank)
     )
     table.apply(table.number([Draft("joined", 0, {"name": "Ana"}, {"token": "a"})], 0.0)[0])
@@ -99,7 +99,7 @@ def test_a_slow_cut_spends_the_time_bank_from_the_stored_times() -> None:
         table.apply(event)
     assert table.banks[cutter] == 5.0
     assert table.banks[1 - cutter] == 20.0
-    replayed = Table("t", table.config)
+    replayed = LiveTable("t", table.config)
     for event in table.events:
         replayed.apply(event)
     assert replayed.banks == table.banks

@@ -19,7 +19,7 @@ from paiute.server.errors import ServiceError
 from paiute.server.guard import _same_origin
 from paiute.server.limits import Limiter, Limits
 from paiute.server.names import NAME_LIMIT, clashes, clean_name, skeleton
-from paiute.server.table import CHAT_PER_SEAT, CHAT_STORED, Table, TableConfig
+from paiute.server.table import CHAT_PER_SEAT, CHAT_STORED, LiveTable, TableConfig
 
 
 def test_names_are_nfkc_with_single_spaces() -> None:
@@ -67,7 +67,7 @@ def test_a_clean_name_is_stable_and_visible(text: str) -> None:
 
 
 def test_r2_2_a_second_ana_cannot_join() -> None:
-    table = Table("t", TableConfig("t", RuleSet(), 3, 20), 0.0)
+    table = LiveTable("t", TableConfig("t", RuleSet(), 3, 20), 0.0)
     for event in table.number(table.plan_join("Ana", 0, "h0", None), 1.0):
         table.apply(event)
     with pytest.raises(ServiceError, match="taken at this table") as refused:
@@ -76,7 +76,7 @@ def test_r2_2_a_second_ana_cannot_join() -> None:
 
 
 def test_only_the_host_starts_and_the_chat_stored_is_capped() -> None:
-    table = Table("t", TableConfig("t", RuleSet(), 2, 20), 0.0)
+    table = LiveTable("t", TableConfig("t", RuleSet(), 2, 20), 0.0)
     for seat, name in enumerate(("Ana", "Bo")):
         for event in table.number(table.plan_join(name, seat, f"h{seat}", None), 1.0):
             table.apply(event)

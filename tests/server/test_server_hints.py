@@ -1,5 +1,5 @@
 """The hint button's endpoint: only the seat to move, with its own token; the same figures as
-paiute.hint from that seat's observation (R9); nothing at the table changes."""
+paiute.analysis.hint from that seat's observation (R9); nothing at the table changes."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from server_helpers import auth, create, fast_settings, join, start, state
 
 from paiute import pack
-from paiute.hint import hint
+from paiute.analysis.hint import hint
 from paiute.server import create_app
 from paiute.server.hints import HintSettings, _seed
 
@@ -52,7 +52,7 @@ def test_the_seat_to_move_gets_the_hint_of_its_observation(db_url: str) -> None:
         data = response.json()
         assert data["format"] == "paiute-hint/1"
         assert (data["table"], data["version"], data["seat"]) == (table_id, version, mover)
-        # The same figures as paiute.hint from the seat's observation, with the same seed.
+        # The same figures as paiute.analysis.hint from the seat's observation, with the same seed.
         table = client.app.state.service.runtimes[table_id].table  # type: ignore[attr-defined]
         expected = hint(
             table.deal.observation(mover), playouts=2, draw_playouts=2, seed=_seed(table_id, version, mover)

@@ -26,7 +26,7 @@ from paiute.cards import Card
 from paiute.deal import Deal
 from paiute.record import Record
 from paiute.server import create_app, patch
-from paiute.server.table import Table, TableEvent
+from paiute.server.table import LiveTable, TableEvent
 
 CARD = re.compile(r"\b(?:[2-9TJQKA][cdhs]|Jk[12])\b")
 #: Keys whose strings are random identifiers the server makes, not text that could name a card.
@@ -45,7 +45,7 @@ class Secrets:
     upcard: str | None
 
 
-def secrets_of(table: Table) -> Secrets:
+def secrets_of(table: LiveTable) -> Secrets:
     proof = table.pending_proof
     salts = frozenset() if proof is None else frozenset([proof.salt, *(made.salt for made in proof.rebuilds)])
     deal = table.deal
@@ -81,13 +81,13 @@ def seen_by(deal: Deal, viewer: int | None) -> set[Card]:
 def recorded(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[str, int], Secrets]:
     """The secrets of every version of every table, taken as the server applies events."""
     found: dict[tuple[str, int], Secrets] = {}
-    apply = Table.apply
+    apply = LiveTable.apply
 
-    def spy(self: Table, event: TableEvent) -> None:
+    def spy(self: LiveTable, event: TableEvent) -> None:
         apply(self, event)
         found[(self.id, self.version)] = secrets_of(self)
 
-    monkeypatch.setattr(Table, "apply", spy)
+    monkeypatch.setattr(LiveTable, "apply", spy)
     return found
 
 

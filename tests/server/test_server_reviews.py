@@ -9,8 +9,8 @@ import time
 from fastapi.testclient import TestClient
 from server_helpers import create, join, play_http, start
 
+from paiute.analysis.review import review_record
 from paiute.record import Record
-from paiute.review import review_record
 from paiute.server.reviews import Reviewer, reviews_table
 
 

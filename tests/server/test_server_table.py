@@ -15,7 +15,7 @@ from paiute.fairness import verify_deal
 from paiute.players import make_player
 from paiute.rules import RuleSet
 from paiute.server.errors import ServiceError
-from paiute.server.table import Draft, QueuedChance, Table, TableConfig, TableEvent, status_after
+from paiute.server.table import Draft, LiveTable, QueuedChance, TableConfig, TableEvent, status_after
 from paiute.server.views import record_for
 
 TOKENS = [f"token-{seat}" for seat in range(8)]
@@ -23,12 +23,12 @@ TOKENS = [f"token-{seat}" for seat in range(8)]
 
 def new_table(
     seats: int = 3, *, rules: RuleSet | None = None, chips: int = 20, max_deals: int | None = 2
-) -> Table:
+) -> LiveTable:
     config = TableConfig("t", rules or RuleSet(), seats, chips, bots="random", max_deals=max_deals)
-    return Table("t1", config, 0.0)
+    return LiveTable("t1", config, 0.0)
 
 
-def commit(table: Table, drafts: list[Draft]) -> list[TableEvent]:
+def commit(table: LiveTable, drafts: list[Draft]) -> list[TableEvent]:
     """What the service does after storing: number the drafts and apply them."""
     events = table.number(drafts, float(table.version + 1))
     for event in events:
@@ -44,7 +44,7 @@ def stored_copy(events: list[TableEvent]) -> list[TableEvent]:
     ]
 
 
-def play_match(table: Table, seed: int, humans: int = 1) -> None:
+def play_match(table: LiveTable, seed: int, humans: int = 1) -> None:
     """People (the first ``humans`` seats) and bots play the table to its end."""
     rng = random.Random(seed)
     for seat in range(humans):
@@ -66,8 +66,8 @@ def play_match(table: Table, seed: int, humans: int = 1) -> None:
     raise AssertionError("the match did not end")
 
 
-def rebuilt(table: Table) -> Table:
-    again = Table(table.id, table.config, table.created)
+def rebuilt(table: LiveTable) -> LiveTable:
+    again = LiveTable(table.id, table.config, table.created)
     for event in stored_copy(table.events):
         again.apply(event)
     return again
@@ -140,7 +140,7 @@ def test_join_refusals() -> None:
         table.plan_join("   ", None, TOKENS[1], None)
     with pytest.raises(ServiceError, match=r"R2\.2"):
         table.plan_join("Bo", 5, TOKENS[1], None)
-    private = Table("p", TableConfig("p", RuleSet(), 2, 10, private=True, invite="code"), 0.0)
+    private = LiveTable("p", TableConfig("p", RuleSet(), 2, 10, private=True, invite="code"), 0.0)
     with pytest.raises(ServiceError) as refused:
         private.plan_join("Bo", None, TOKENS[1], "wrong")
     assert refused.value.code == "forbidden"
@@ -148,7 +148,7 @@ def test_join_refusals() -> None:
 
 
 def test_start_needs_bots_for_empty_seats() -> None:
-    table = Table("t", TableConfig("t", RuleSet(), 3, 10), 0.0)
+    table = LiveTable("t", TableConfig("t", RuleSet(), 3, 10), 0.0)
     commit(table, table.plan_join("Ana", None, TOKENS[0], None))
     with pytest.raises(ServiceError, match="empty"):
         table.plan_start(0)

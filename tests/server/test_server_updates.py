@@ -24,7 +24,7 @@ from paiute.server import patch, views
 from paiute.server.db import DatabaseError, Store
 from paiute.server.deals import SeededDeals
 from paiute.server.migrate import upgrade
-from paiute.server.table import Draft, Table, TableConfig, TableEvent
+from paiute.server.table import Draft, LiveTable, TableConfig, TableEvent
 from paiute.server.updates import Updates
 from paiute.server.writer import Writer
 
@@ -33,14 +33,14 @@ SEATS = 3
 ACTION_LIMIT = 400
 
 
-def _apply(table: Table, drafts: list[Draft]) -> list[TableEvent]:
+def _apply(table: LiveTable, drafts: list[Draft]) -> list[TableEvent]:
     events = table.number(drafts, 1.0)
     for item in events:
         table.apply(item)
     return events
 
 
-def _play(table: Table, rng: random.Random, commit: Callable[[list[Draft]], None]) -> None:
+def _play(table: LiveTable, rng: random.Random, commit: Callable[[list[Draft]], None]) -> None:
     """Join, start and play ``table`` to its end (or ACTION_LIMIT actions into a deal)."""
     for seat in range(SEATS):
         commit(table.plan_join(f"p{seat}", seat, f"hash{seat}", None))
@@ -64,12 +64,12 @@ def _play(table: Table, rng: random.Random, commit: Callable[[list[Draft]], None
             commit(table.plan_action(deal.current_seat, Action.parse(str(action)), "player"))
 
 
-def _table() -> Table:
+def _table() -> LiveTable:
     config = TableConfig(name="t", rules=RuleSet.from_preset("pagat"), seats=SEATS, chips=100, max_deals=2)
     # Seeded deals (tests only): how many versions the two deals run to, and so how many
     # patches each viewer gets, is then the same on every run (a secure deal ended early now
     # and then, and fewer than 50 patches reached a seat).
-    return Table("T1", config, 0.0, deals=SeededDeals(11))
+    return LiveTable("T1", config, 0.0, deals=SeededDeals(11))
 
 
 def test_update_frames_decode_to_event_for_and_view_for() -> None:

@@ -25,7 +25,7 @@ from paiute.server.names import NAME_LIMIT
 from paiute.server.service import Service, hash_token
 from paiute.server.table import BOTS
 
-__all__ = ["COOKIE_PREFIX", "bearer_token", "router"]
+__all__ = ["COOKIE_PREFIX", "bearer_token", "require_visible", "router"]
 
 COOKIE_PREFIX = "paiute_seat_"
 
@@ -202,8 +202,12 @@ def guard_of(request: Request) -> Guard:
     return guard
 
 
-async def _visible(request: Request, table_id: str, invite: str | None) -> None:
-    """A private table shows nothing to anyone without a seat or its invitation code."""
+async def require_visible(request: Request, table_id: str, invite: str | None) -> None:
+    """A private table shows nothing to anyone without a seat or its invitation code.
+
+    Every route that reads a table calls it first, before any other answer (a deal's progress,
+    a conflict) and before any work is started for the caller.
+    """
     rt = await service_of(request).runtime(table_id)
     may_see(rt.table, bearer_token(request, table_id), invite)
 
@@ -388,7 +392,7 @@ async def leave_table(table_id: TableId, request: Request, body: StartBody | Non
 
 @router.get("/tables/{table_id}/state", summary="The table as your seat (or a spectator) sees it")
 async def table_state(table_id: TableId, request: Request, invite: InviteCode = None) -> dict[str, Any]:
-    await _visible(request, table_id, invite)
+    await require_visible(request, table_id, invite)
     token = bearer_token(request, table_id)
     return await service_of(request).state(table_id, token, lenient=_from_cookie(request))
 
@@ -400,7 +404,7 @@ async def table_events(
     since: Annotated[int, Query(ge=0, le=2**31)] = 0,
     invite: InviteCode = None,
 ) -> dict[str, Any]:
-    await _visible(request, table_id, invite)
+    await require_visible(request, table_id, invite)
     token = bearer_token(request, table_id)
     return await service_of(request).events(table_id, token, since, lenient=_from_cookie(request))
 
@@ -440,7 +444,7 @@ async def post_chat(table_id: TableId, body: ChatBody, request: Request) -> Ack:
     response_class=JSONResponse,
 )
 async def table_record(table_id: TableId, request: Request, invite: InviteCode = None) -> Response:
-    await _visible(request, table_id, invite)
+    await require_visible(request, table_id, invite)
     record = await service_of(request).record(table_id)
     return Response(
         record.dumps(),
@@ -453,7 +457,7 @@ async def table_record(table_id: TableId, request: Request, invite: InviteCode =
 async def deal_replay(
     table_id: TableId, number: DealNumber, request: Request, invite: InviteCode = None
 ) -> dict[str, Any]:
-    await _visible(request, table_id, invite)
+    await require_visible(request, table_id, invite)
     return await service_of(request).replay(table_id, number)
 
 
@@ -463,5 +467,5 @@ async def deal_replay(
 async def deal_proof(
     table_id: TableId, number: DealNumber, request: Request, invite: InviteCode = None
 ) -> dict[str, Any]:
-    await _visible(request, table_id, invite)
+    await require_visible(request, table_id, invite)
     return await service_of(request).proof(table_id, number)

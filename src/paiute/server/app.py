@@ -72,7 +72,7 @@ def create_app(
         await service.start()
         # What is alive now (the modules, the recovered tables) lives as long as the server:
         # freezing it keeps the cyclic garbage collector's full passes, which stop the event
-        # loop, from going over it again and again (they took up to ~90 ms, the worst updates).
+        # loop, from going over it again and again (docs/web-protocol.md has what they cost).
         gc.collect()
         gc.freeze()
         if on_ready is not None:
@@ -107,7 +107,7 @@ def create_app(
     app.build_middleware_stack = lambda: GuardMiddleware(build(), guard)  # type: ignore[method-assign]
     _add_error_handlers(app)
     app.include_router(api.router)
-    app.include_router(hints.router)  # the hint button (paiute.hint)
+    app.include_router(hints.router)  # the hint button (paiute.analysis.hint)
     app.include_router(reviews.router)  # GET .../deals/{n}/review (paiute.server.reviews)
     app.add_api_websocket_route("/ws/tables/{table_id}", ws.table_socket)
     _add_pages(app)

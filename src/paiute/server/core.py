@@ -47,7 +47,7 @@ from paiute.server.deals import deal_source
 from paiute.server.errors import ServiceError
 from paiute.server.pubsub import Listener
 from paiute.server.runtime import Plan, Runtime, Settings
-from paiute.server.table import Table
+from paiute.server.table import LiveTable
 from paiute.server.tabledata import CLOCK_BOT, IN_MATCH, Draft, TableConfig, TableEvent, status_after
 from paiute.server.updates import Updates
 from paiute.server.writer import Writer
@@ -178,10 +178,10 @@ class ServiceCore:
             await self._refresh(rt)
         return rt
 
-    def _build(self, stored: StoredTable) -> Table:
+    def _build(self, stored: StoredTable) -> LiveTable:
         try:
             config = TableConfig.from_json(stored.config)
-            table = Table(stored.id, config, stored.created, deals=self.deals)
+            table = LiveTable(stored.id, config, stored.created, deals=self.deals)
             for item in stored.events:
                 table.apply(item)
         except (PaiuteError, KeyError, TypeError, ValueError) as error:
@@ -331,7 +331,7 @@ class ServiceCore:
     def _broadcast(self, rt: Runtime, item: TableEvent) -> None:
         self._broadcast_on(rt, rt.table, item)
 
-    def _broadcast_on(self, rt: Runtime, table: Table, item: TableEvent) -> None:
+    def _broadcast_on(self, rt: Runtime, table: LiveTable, item: TableEvent) -> None:
         if not rt.subscribers:
             return
         subscribers = list(rt.subscribers)
@@ -413,7 +413,7 @@ class ServiceCore:
         seat = step.seat
         plan: Plan
         if step.kind == "next":
-            plan = Table.plan_next
+            plan = LiveTable.plan_next
         elif step.kind == "clock":
             assert seat is not None
             player = self._clock_player
@@ -422,7 +422,7 @@ class ServiceCore:
         elif step.kind == "away":
             assert seat is not None
 
-            def plan(t: Table) -> list[Draft]:
+            def plan(t: LiveTable) -> list[Draft]:
                 if rt.connected(seat):  # back in time
                     raise ServiceError("conflict", N_("the player is back"))
                 return t.plan_autoplay(seat, "away")

@@ -49,6 +49,7 @@ from paiute.errors import PaiuteError
 from paiute.server.table import TableEvent
 
 __all__ = [
+    "JSON_COLUMN",
     "NOTIFY_CHANNEL",
     "Change",
     "DatabaseError",
@@ -64,7 +65,8 @@ __all__ = [
 #: The PostgreSQL channel on which every commit announces ``TABLE_ID:VERSION``.
 NOTIFY_CHANNEL = "paiute_events"
 
-_Json = JSON().with_variant(JSONB(), "postgresql")
+#: The column type of every JSON value stored: JSONB on PostgreSQL, JSON on other databases.
+JSON_COLUMN = JSON().with_variant(JSONB(), "postgresql")
 
 metadata = MetaData()
 
@@ -72,7 +74,7 @@ tables_table = Table(
     "paiute_tables",
     metadata,
     Column("id", String(32), primary_key=True),
-    Column("config", _Json, nullable=False),
+    Column("config", JSON_COLUMN, nullable=False),
     Column("private", Boolean, nullable=False),
     Column("status", String(16), nullable=False),
     Column("version", Integer, nullable=False),
@@ -88,8 +90,8 @@ events_table = Table(
     Column("version", Integer, primary_key=True),
     Column("type", String(16), nullable=False),
     Column("seat", Integer, nullable=True),
-    Column("data", _Json, nullable=False),
-    Column("secret", _Json, nullable=False),
+    Column("data", JSON_COLUMN, nullable=False),
+    Column("secret", JSON_COLUMN, nullable=False),
     Column("created", Float, nullable=False),
 )
 

@@ -36,7 +36,7 @@ from paiute.errors import N_
 from paiute.server.errors import ServiceError
 from paiute.server.limits import Limiter, Limits, send_error
 from paiute.server.service import hash_token
-from paiute.server.table import Table
+from paiute.server.table import LiveTable
 
 __all__ = ["Guard", "GuardMiddleware", "client_address", "may_see", "security_headers"]
 
@@ -227,7 +227,7 @@ class Guard:
             self._seat_sockets.pop(key, None)
 
 
-def may_see(table: Table, token: str | None, invite: str | None) -> None:
+def may_see(table: LiveTable, token: str | None, invite: str | None) -> None:
     """A private table shows nothing (state, events, chat, replays, record, proofs, its
     WebSocket) to anyone without one of its seats or its invitation code."""
     config = table.config

@@ -1,4 +1,4 @@
-"""The hint button's endpoint: ``POST /api/tables/{table_id}/hint`` (paiute.hint).
+"""The hint button's endpoint: ``POST /api/tables/{table_id}/hint`` (paiute.analysis.hint).
 
 Only a seated person may ask, with its seat token, and only on its own move: the hint is
 worked out from that seat's observation alone (R9), the same figures as ``paiute hint --json``
@@ -17,7 +17,6 @@ limiter as every request that changes state.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections import OrderedDict
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -26,8 +25,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 
+from paiute.analysis.hint import hint
+from paiute.chance import derive_seed
 from paiute.errors import N_
-from paiute.hint import hint
 from paiute.observation import Observation
 from paiute.parallel import process_pool, stop_pool
 from paiute.server.api import ERROR_RESPONSES, Limited, bearer_token, service_of
@@ -132,8 +132,7 @@ async def shutdown(app: Any) -> None:
 def _seed(table_id: str, version: int, seat: int) -> int:
     """The hint's own seed: the same position gives the same hint, and no generator of the
     table or its bots is touched."""
-    text = f"paiute-hint:{table_id}:{version}:{seat}"
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
+    return derive_seed("paiute-hint", table_id, version, seat, separator=":", bits=48)
 
 
 router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)  # the refusals every /api route documents

@@ -1,4 +1,4 @@
-"""Game reviews of finished deals (:mod:`paiute.review`), computed off the request path and kept.
+"""Game reviews of finished deals (:mod:`paiute.analysis.review`), computed off the request path and kept.
 
 ``GET /api/tables/{id}/deals/{n}/review`` answers at once: the stored review of a finished deal
 (``status: "ready"``), or its progress (``status: "pending"``, ``done`` of ``total`` decisions)
@@ -7,7 +7,8 @@ process of its own (a review is CPU work; the event loop and the other tables ke
 decision per task so that the page can show progress. A finished review is stored in the
 ``paiute_reviews`` table (migration 0002) with the deal, and read from there afterwards (by any
 server process sharing the database). A deal in progress is never reviewed: after the deal
-nothing is hidden (R9.3), before it a review would tell who holds what.
+nothing is hidden (R9.3), before it a review would tell who holds what. A private table's
+reviews are shown, like its record, only to its seats and its invitation code.
 
 Each decision is estimated from its seat's observation at that moment only (R9), with
 :func:`review_playouts` playouts (``PAIUTE_REVIEW_PLAYOUTS`` changes it) and seed 0, so the
@@ -29,14 +30,29 @@ from fastapi import APIRouter, FastAPI, Request
 from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from paiute.analysis.review import (
+    DEFAULT_PLAYOUTS,
+    Decision,
+    DecisionPoint,
+    Review,
+    decision_points,
+    summarize,
+)
 from paiute.errors import PaiuteError
 from paiute.i18n import N_
 from paiute.parallel import process_pool, stop_pool
 from paiute.players.base import MAX_ITERATIONS
 from paiute.record import Record
-from paiute.review import DEFAULT_PLAYOUTS, Decision, DecisionPoint, Review, decision_points, summarize
-from paiute.server.api import ERROR_RESPONSES, DealNumber, Limited, TableId, service_of
-from paiute.server.db import _Json, metadata
+from paiute.server.api import (
+    ERROR_RESPONSES,
+    DealNumber,
+    InviteCode,
+    Limited,
+    TableId,
+    require_visible,
+    service_of,
+)
+from paiute.server.db import JSON_COLUMN, metadata
 from paiute.server.errors import ServiceError
 
 __all__ = ["MAX_QUEUED", "Reviewer", "review_playouts", "reviews_table", "router", "shutdown"]
@@ -81,7 +97,7 @@ reviews_table = Table(
     Column("table_id", String(32), ForeignKey("paiute_tables.id"), primary_key=True),
     Column("deal", Integer, primary_key=True),  # counted from 1, as the pages and the API count
     Column("playouts", Integer, nullable=False),
-    Column("data", _Json, nullable=False),
+    Column("data", JSON_COLUMN, nullable=False),
     Column("created", Float, nullable=False),
 )
 
@@ -96,7 +112,7 @@ class _Job:
 
 
 def _review_point(job: tuple[DecisionPoint, int, int]) -> Decision:
-    from paiute.review import review_point
+    from paiute.analysis.review import review_point
 
     point, playouts, seed = job
     return review_point(point, playouts, None, seed)
@@ -217,7 +233,12 @@ router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)  # the refusals eve
     summary="The review of a finished deal: every decision's cost and mark, or its progress",
     dependencies=[Limited],
 )
-async def deal_review(table_id: TableId, number: DealNumber, request: Request) -> dict[str, Any]:
+async def deal_review(
+    table_id: TableId, number: DealNumber, request: Request, invite: InviteCode = None
+) -> dict[str, Any]:
+    # Who may see the record may see its review; anyone else learns nothing (not even how far
+    # the match is) and starts no work.
+    await require_visible(request, table_id, invite)
     record = await service_of(request).record(table_id)
     if number > len(record.deals):
         raise ServiceError(

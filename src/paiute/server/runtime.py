@@ -16,14 +16,14 @@ from paiute.players import Player
 from paiute.server import views
 from paiute.server.presence import Remote
 from paiute.server.pubsub import Subscriber
-from paiute.server.table import Table
+from paiute.server.table import LiveTable
 from paiute.server.tabledata import Draft
 from paiute.server.updates import Updates
 
 __all__ = ["Plan", "Runtime", "Settings", "hash_token", "new_token"]
 
 #: What a change asks of a table: the drafts of its events (a refusal raises ServiceError).
-Plan = Callable[[Table], list[Draft]]
+Plan = Callable[[LiveTable], list[Draft]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +59,7 @@ def new_token() -> str:
 class Runtime:
     """A table in memory with its lock, its connections and its automation task."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: LiveTable) -> None:
         self.table = table
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()

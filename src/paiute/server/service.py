@@ -23,7 +23,7 @@ from paiute.server.core import ServiceCore
 from paiute.server.errors import ServiceError
 from paiute.server.pubsub import Subscriber
 from paiute.server.runtime import Plan, Runtime, Settings, hash_token, new_token
-from paiute.server.table import Table
+from paiute.server.table import LiveTable
 from paiute.server.tabledata import IN_MATCH, Draft, TableConfig
 
 __all__ = ["Runtime", "Service", "Settings", "hash_token", "new_token"]
@@ -97,7 +97,7 @@ class Service(ServiceCore):
         table_id = table_id or secrets.token_urlsafe(8)
         token = new_token()
         now = self.clock()
-        table = Table(table_id, config, now, deals=self.deals)
+        table = LiveTable(table_id, config, now, deals=self.deals)
         events = table.number(table.plan_join(name, seat, hash_token(token), config.invite), now)
         await self._db(self.store.create, table_id, config.to_json(), config.private, now, events)
         for item in events:
@@ -195,7 +195,7 @@ class Service(ServiceCore):
             if not isinstance(target, int) or isinstance(target, bool):
                 raise ServiceError("bad_request", N_("target is the seat to hand to the bot"))
 
-            def plan(t: Table) -> list[Draft]:
+            def plan(t: LiveTable) -> list[Draft]:
                 if rt.connected(target):
                     raise ServiceError(
                         "conflict",

@@ -1,6 +1,6 @@
 """One table in memory: pure state rebuilt from its stored events, and plans for new events.
 
-A table is the log of its events (version 1, 2, ...). :meth:`Table.apply` replays one stored
+A table is the log of its events (version 1, 2, ...). :meth:`LiveTable.apply` replays one stored
 event; the server's memory is always the replay of what the database holds, whether the events
 were just written by this process, by another process sharing the database, or read back after
 a restart. Nothing here does I/O.
@@ -35,9 +35,9 @@ from paiute.players import Player
 from paiute.rules import RuleSet
 from paiute.server.deals import SECURE_DEALS, DealSource
 from paiute.server.errors import ServiceError
-from paiute.server.names import NAME_LIMIT, clashes  # noqa: F401 (NAME_LIMIT: as before)
+from paiute.server.names import NAME_LIMIT, clashes  # noqa: F401 (NAME_LIMIT: re-exported)
 from paiute.server.proofs import DealProof, Pending, QueuedChance
-from paiute.server.tabledata import (  # noqa: F401 (re-exported: the table's values, as before)
+from paiute.server.tabledata import (  # noqa: F401 (re-exported: the table's values)
     AUTOPLAY_REASONS,
     BOTS,
     CHAT_KEPT,
@@ -61,9 +61,9 @@ __all__ = [
     "BOTS",
     "DealProof",
     "Draft",
+    "LiveTable",
     "QueuedChance",
     "Seat",
-    "Table",
     "TableConfig",
     "TableEvent",
     "status_after",
@@ -82,7 +82,7 @@ _NOT_PLAYING: dict[str, str] = {
 # -- the table ----------------------------------------------------------------------------
 
 
-class Table:
+class LiveTable:
     """The state of one table: seats, status, the match, the event log and the chat."""
 
     def __init__(
@@ -361,10 +361,12 @@ class Table:
     # -- plans: what a request would add (nothing changes here) -------------------------------
 
     def plan_join(self, name: str, seat: int | None, token_hash: str, invite: str | None) -> list[Draft]:
-        if self.status != "waiting":
-            raise ServiceError("conflict", N_("the match has started: you can watch it as a spectator"))
+        # The invitation first: a stranger learns nothing of a private table, not even whether
+        # its match has started.
         if self.config.private and invite != self.config.invite:
             raise ServiceError("forbidden", N_("this table is private: joining needs its invitation link"))
+        if self.status != "waiting":
+            raise ServiceError("conflict", N_("the match has started: you can watch it as a spectator"))
         name = clean_name(name)
         if clashes(name, self.names()):
             raise ServiceError(

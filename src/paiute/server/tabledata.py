@@ -41,7 +41,7 @@ __all__ = [
 #: The bots a table may seat (a closed list: a client cannot ask for an expensive search):
 #: the levels people choose from (paiute.players.LEVELS) and three specs kept for old clients.
 BOTS: tuple[str, ...] = (*LEVELS, "greedy", "random", "ismcts:ms=200")
-#: Where the clock and timeouts play for a seat (the issue: the server plays a greedy turn).
+#: Where the clock and timeouts play for a seat (the server plays a greedy turn).
 CLOCK_BOT = "greedy"
 #: Why a person's seat is played by the bot (event ``autoplay``): its player's connection went
 #: and the grace period ran out, the host handed the absent seat over, the player left during
@@ -141,8 +141,9 @@ class Draft:
 class TableEvent:
     """A stored event. ``data`` may be shown (through the views); ``secret`` never is.
 
-    ``engine`` and ``deal`` are filled in memory by :meth:`Table.apply`: the engine's record
-    of an action (whose drawn card the views hide from other seats, R9) and the deal number.
+    ``engine`` and ``deal`` are filled in memory by
+    :meth:`~paiute.server.table.LiveTable.apply`: the engine's record of an action (whose drawn
+    card the views hide from other seats, R9) and the deal number.
     """
 
     version: int

@@ -30,7 +30,7 @@ from typing import Any
 from paiute.deal import Deal
 from paiute.observation import Observation, history_entry_json
 from paiute.server.patch import diff
-from paiute.server.table import Table, TableEvent
+from paiute.server.table import LiveTable, TableEvent
 from paiute.server.views import (
     OWN_KEYS,
     Presence,
@@ -116,7 +116,7 @@ class Updates:
         self._public: tuple[tuple[Any, Any], str] | None = None
 
     def texts(
-        self, table: Table, item: TableEvent, keys: Iterable[Key], presence: Presence
+        self, table: LiveTable, item: TableEvent, keys: Iterable[Key], presence: Presence
     ) -> dict[Key, str]:
         """The ``update`` message of ``item`` (just applied) for each of ``keys``, as JSON text."""
         deal = table.deal
@@ -173,7 +173,7 @@ class Updates:
                 texts[(seat, True)] = f'{prefix}"patch":[{joined}]}}'
         return texts
 
-    def welcomed(self, table: Table, seat: int | None, view: dict[str, Any]) -> None:
+    def welcomed(self, table: LiveTable, seat: int | None, view: dict[str, Any]) -> None:
         """A connection of ``seat`` was just sent ``view`` (the table's View now): the base of
         its patches, unless the seat's connections already have one at this version."""
         version = view["version"]

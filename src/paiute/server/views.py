@@ -17,15 +17,15 @@ from typing import Any
 
 import orjson
 
-from paiute.actions import ActionKind
+from paiute.actions import Action, ActionKind
 from paiute.cards import Card
 from paiute.chance import RecordedChance
 from paiute.deal import Deal, Phase
 from paiute.errors import N_
-from paiute.observation import Observation
+from paiute.observation import Observation, legal_calls
 from paiute.record import DealRecord, Record
 from paiute.server.errors import ServiceError
-from paiute.server.table import Table, TableEvent
+from paiute.server.table import LiveTable, TableEvent
 
 __all__ = [
     "OWN_KEYS",
@@ -64,7 +64,7 @@ class Presence:
         }
 
 
-def summary(table: Table, presence: Presence) -> dict[str, Any]:
+def summary(table: LiveTable, presence: Presence) -> dict[str, Any]:
     """The lobby's line for a table (TableSummary in docs/web-protocol.md)."""
     config = table.config
     away = dict(presence.away)
@@ -105,7 +105,7 @@ def summary(table: Table, presence: Presence) -> dict[str, Any]:
     }
 
 
-def view_for(table: Table, seat: int | None, presence: Presence) -> dict[str, Any]:
+def view_for(table: LiveTable, seat: int | None, presence: Presence) -> dict[str, Any]:
     """Everything ``seat`` (None: a spectator) may see of ``table`` now (the View)."""
     deal = table.deal
     observation = None if deal is None else deal.observation(seat)
@@ -115,7 +115,7 @@ def view_for(table: Table, seat: int | None, presence: Presence) -> dict[str, An
     return view
 
 
-def shared_part(table: Table, presence: Presence) -> dict[str, Any]:
+def shared_part(table: LiveTable, presence: Presence) -> dict[str, Any]:
     """The part of the View that is the same for every seat and spectator."""
     deal = table.deal
     proof = table.pending_proof
@@ -143,7 +143,7 @@ OWN_KEYS = ("you", "best_call", "call_options", "last_actions", "invite")
 
 
 def own_part(
-    table: Table,
+    table: LiveTable,
     seat: int | None,
     deal: Deal | None,
     observation: Observation | None,
@@ -178,7 +178,7 @@ _dumps = dumps  # the name the builders below use
 SeenMemo = dict[tuple[int, int | None], dict[str, Any]]
 
 
-def event_for(table: Table, event: TableEvent, seat: int | None) -> dict[str, Any]:
+def event_for(table: LiveTable, event: TableEvent, seat: int | None) -> dict[str, Any]:
     """``event`` as ``seat`` may see it (R4.5, R9): a stock draw's card only for the drawer."""
     names = table.names()
 
@@ -240,7 +240,7 @@ def event_for(table: Table, event: TableEvent, seat: int | None) -> dict[str, An
     return out
 
 
-def events_for(table: Table, since: int, seat: int | None) -> list[dict[str, Any]]:
+def events_for(table: LiveTable, since: int, seat: int | None) -> list[dict[str, Any]]:
     """Every event after version ``since``, as ``seat`` sees them."""
     start = max(0, since)
     return [event_for(table, event, seat) for event in table.events[start:]]
@@ -283,14 +283,14 @@ def _action_fields(out: dict[str, Any], event: TableEvent, seat: int | None, who
     out["text"] = text
 
 
-def _deal(table: Table, number: int | None) -> Deal | None:
+def _deal(table: LiveTable, number: int | None) -> Deal | None:
     match = table.match
     if match is None or number is None or not 1 <= number <= len(match.deals):
         return None
     return match.deals[number - 1]
 
 
-def _deal_end(table: Table, number: int | None) -> dict[str, Any]:
+def _deal_end(table: LiveTable, number: int | None) -> dict[str, Any]:
     match = table.match
     assert match is not None
     assert number is not None
@@ -310,25 +310,16 @@ def _call_options(deal: Deal | None, observation: Observation) -> list[dict[str,
         return []
     if deal.phase is not Phase.DISCARD:
         return []
-    options = []
-    hand = observation.hand
-    for action in observation.legal_actions:
-        if not action.kind.is_call:
-            continue
-        shown = tuple(card for card in hand if card != action.card)
-        value = deal.evaluator.value(shown)
-        if value is None:  # pragma: no cover - a legal call always has a value (R6.1)
-            continue
-        option = {
-            "action": str(action),
-            "value": value.to_json(),
-            "text": str(value),
-            "shown": [str(card) for card in shown],
-            "discard": None if action.card is None else str(action.card),
+    return [
+        {
+            "action": str(Action.call(call.discard)),
+            "value": call.value.to_json(),
+            "text": str(call.value),
+            "shown": [str(card) for card in call.shown],
+            "discard": None if call.discard is None else str(call.discard),
         }
-        options.append((value, option))
-    options.sort(key=lambda pair: pair[0], reverse=True)
-    return [option for _, option in options]
+        for call in legal_calls(observation, deal.evaluator)
+    ]
 
 
 def last_action(seen: dict[str, Any]) -> dict[str, Any]:
@@ -336,7 +327,7 @@ def last_action(seen: dict[str, Any]) -> dict[str, Any]:
     return {key: seen[key] for key in ("version", "action", "card", "by", "text")}
 
 
-def _last_actions(table: Table, seat: int | None, memo: SeenMemo | None) -> list[dict[str, Any] | None]:
+def _last_actions(table: LiveTable, seat: int | None, memo: SeenMemo | None) -> list[dict[str, Any] | None]:
     """Each seat's last action in the current deal, as ``seat`` sees it (``memo``: kept per
     version and seat for the rest of the deal, as an action seen by a seat never changes)."""
     result: list[dict[str, Any] | None] = []
@@ -354,7 +345,7 @@ def _last_actions(table: Table, seat: int | None, memo: SeenMemo | None) -> list
     return result
 
 
-def _last_deal(table: Table) -> dict[str, Any] | None:
+def _last_deal(table: LiveTable) -> dict[str, Any] | None:
     """The last FINISHED deal, all revealed (R9.3: once a deal has ended nothing is hidden)."""
     match = table.match
     number = table.finished_deals
@@ -394,7 +385,7 @@ def _last_deal(table: Table) -> dict[str, Any] | None:
     }
 
 
-def _clock(table: Table) -> dict[str, Any] | None:
+def _clock(table: LiveTable) -> dict[str, Any] | None:
     """The clock of the person to act: the end of its turn time, then of its time bank."""
     seconds = table.config.turn_seconds
     actor = table.actor()
@@ -419,7 +410,7 @@ def _chat(event: TableEvent) -> dict[str, Any]:
     }
 
 
-def _invite(table: Table, seat: int | None) -> str | None:
+def _invite(table: LiveTable, seat: int | None) -> str | None:
     """The invitation link, for the seated players of a private table only."""
     code = table.config.invite
     if code is None or seat is None:
@@ -430,7 +421,7 @@ def _invite(table: Table, seat: int | None) -> str | None:
 # -- finished deals: everything revealed (R9.3, R10.2) ----------------------------------------
 
 
-def _finished(table: Table, number: int) -> Deal:
+def _finished(table: LiveTable, number: int) -> Deal:
     if table.match is None or not 1 <= number <= len(table.match.deals):
         raise ServiceError("not_found", N_("deal {deal} has not been dealt at this table"), deal=number)
     if not table.is_finished(number):
@@ -440,7 +431,7 @@ def _finished(table: Table, number: int) -> Deal:
     return table.match.deals[number - 1]
 
 
-def proof_for(table: Table, number: int) -> dict[str, Any]:
+def proof_for(table: LiveTable, number: int) -> dict[str, Any]:
     """The fair-deal proof of a finished deal (R10.2)."""
     _finished(table, number)
     proof = table.proofs[number - 1].proof_json()
@@ -448,7 +439,7 @@ def proof_for(table: Table, number: int) -> dict[str, Any]:
     return proof
 
 
-def record_for(table: Table) -> Record:
+def record_for(table: LiveTable) -> Record:
     """The match as a paiute-record/1 record of its FINISHED deals (commitments revealed)."""
     match = table.match
     if match is None:
@@ -461,7 +452,7 @@ def record_for(table: Table) -> Record:
     return Record(match.rules, match.players, match.initial_balances, match.initial_pot, deals)
 
 
-def replay_for(table: Table, number: int) -> dict[str, Any]:
+def replay_for(table: LiveTable, number: int) -> dict[str, Any]:
     """Every state of a finished deal, all cards shown: for stepping through it in the page."""
     played = _finished(table, number)
     match = table.match

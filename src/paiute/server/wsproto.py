@@ -3,16 +3,15 @@
 Browsers ask for permessage-deflate, and the server declines it (:data:`PER_MESSAGE_DEFLATE`,
 uvicorn's ``ws_per_message_deflate``; a client cannot tell but for the absent extension). Since
 updates carry a patch of the View instead of the whole View (:mod:`paiute.server.updates`), an
-update is about 0.8 KB of JSON: compressing it saves a few hundred bytes a frame and cost about
-8% of the server's CPU per action in ``benchmarks/server_load.py`` (zlib level 1; it had been
-the largest single cost when every frame carried the whole View), and a context per
-connection (the frames differ per seat, so it cannot be shared). A whole View (a ``welcome``,
-or an update on a connection that asked for no patches) is 7-13 KB, sent once per connection
+update is a small frame: compressing it saves a few hundred bytes and costs a noticeable share
+of the server's CPU per action (``benchmarks/server_load.py``), and a context per connection
+(the frames differ per seat, so it cannot be shared). A whole View (a ``welcome``, or an update
+on a connection that asked for no patches) is several times larger, sent once per connection
 or by clients that chose it. docs/web-protocol.md (*Compression*) has the figures.
 
-uvicorn's sans-I/O protocol ("websockets-sansio") is the one ``paiute serve`` was measured
-with; :func:`websocket_protocol` falls back to uvicorn's own choice ("auto") in a uvicorn
-release without it.
+uvicorn's sans-I/O protocol ("websockets-sansio") is the one the server's load figures are for
+(``benchmarks/server_load.py``); :func:`websocket_protocol` falls back to uvicorn's own choice
+("auto") in a uvicorn release without it.
 """
 
 from __future__ import annotations

@@ -119,6 +119,48 @@ export async function api(path, { method = "GET", body = undefined, token = null
   return data;
 }
 
+/**
+ * `path` with a private table's invitation code (`invite=CODE`, as the invitation link has
+ * it): how its holder reads the table's GET routes. Unchanged without a code.
+ */
+export function withInvite(path, invite) {
+  if (!invite) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}invite=${encodeURIComponent(invite)}`;
+}
+
+/**
+ * Save the file at `path` (the match's record), fetched with the seat token: a link cannot
+ * send the header, and the token never goes into an address (logs, Referer). The name is the
+ * server's (Content-Disposition), else `fallbackName`. Throws ApiError like `api`.
+ */
+export async function downloadWithToken(path, token, fallbackName) {
+  let response;
+  try {
+    response = await fetch(path, { headers: { Authorization: `Bearer ${token}` }, credentials: "same-origin" });
+  } catch {
+    throw new ApiError("network", t("error.network"));
+  }
+  if (!response.ok) {
+    let error = {};
+    try {
+      error = (await response.json())?.error ?? {};
+    } catch {
+      error = {};
+    }
+    const message = error.message ?? response.statusText;
+    throw new ApiError(error.code ?? "bad_request", message, error.rule ?? null, response.status);
+  }
+  const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "");
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = named ? named[1] : fallbackName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+}
+
 /** Apply a JSON Patch (RFC 6902: add, replace, remove; docs/web-protocol.md) to `doc` in place
  * where it can; returns the result. Throws an Error when an operation does not fit. */
 export function applyPatch(doc, ops) {

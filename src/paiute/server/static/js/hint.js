@@ -165,7 +165,7 @@ function basisText(hint) {
 }
 
 /** A move the playouts rate above the expert's, and why the hint keeps the expert's: beyond
- * their noise (the server's `beyond_noise`, paiute.hint.Hint.beyond_noise), such moves lost
+ * their noise (the server's `beyond_noise`, paiute.analysis.hint.Hint.beyond_noise), such moves lost
  * chips in play; within it, they cannot tell. Empty when the expert's move has the most chips
  * shown. */
 function noiseText(hint) {

@@ -1,6 +1,6 @@
 // The replay page: step through a finished deal, every hand and the stock revealed (R9.3).
 
-import { api, errorText } from "./api.js";
+import { api, errorText, getSeatToken, withInvite } from "./api.js";
 import { cardElement, cardRow, sortCards, valueText } from "./cards.js";
 import { applyStrings, formatNumber, t } from "./strings.js";
 import { actionWords } from "./words.js";
@@ -10,6 +10,12 @@ const $ = (id) => document.getElementById(id);
 const tableId = $("app").dataset.tableId;
 
 const state = { tableName: tableId, deal: 0, replay: null, step: 0, review: null, stopReview: null };
+// How this page reads the table, as the table page does: the seat's token kept in this browser
+// (a seat link opened here has no seat cookie) and the invitation code of the address.
+const access = {
+  token: getSeatToken(tableId),
+  invite: new URLSearchParams(location.search).get("invite"),
+};
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -126,12 +132,12 @@ async function load(deal) {
   url.searchParams.set("deal", String(deal));
   history.replaceState(null, "", url);
   try {
-    const invite = url.searchParams.get("invite");
-    const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
-    state.replay = await api(`/api/tables/${encodeURIComponent(tableId)}/deals/${deal}/replay${query}`);
+    const path = `/api/tables/${encodeURIComponent(tableId)}/deals/${deal}/replay`;
+    state.replay = await api(withInvite(path, access.invite), { token: access.token });
     state.step = 0;
   } catch (error) {
-    showError(t("replay.not_ready", { message: errorText(error) }));
+    const key = error.code === "forbidden" ? "replay.forbidden" : "replay.not_ready";
+    showError(t(key, { message: errorText(error) }));
   }
   render();
   followDealReview(deal);
@@ -142,7 +148,7 @@ function followDealReview(deal) {
   state.review = null;
   renderSummary($("review-summary"), null, name, go);
   if (!state.replay) return;
-  state.stopReview = followReview(tableId, deal, (review, status) => {
+  state.stopReview = followReview(tableId, deal, access, (review, status) => {
     $("review-status").textContent = status ?? "";
     if (!review) return;
     state.review = review;
@@ -151,13 +157,24 @@ function followDealReview(deal) {
   });
 }
 
+/** The table as this page may see it; a token the table no longer knows reads it as a spectator. */
+async function tableState() {
+  const path = withInvite(`/api/tables/${encodeURIComponent(tableId)}/state`, access.invite);
+  try {
+    return await api(path, { token: access.token });
+  } catch (error) {
+    if (error.code !== "bad_token" || !access.token) throw error;
+    access.token = null;
+    return api(path);
+  }
+}
+
 async function main() {
   applyStrings();
   const params = new URLSearchParams(location.search);
   const deal = Number(params.get("deal") ?? 1) || 1;
   try {
-    const invite = params.get("invite") ? `?invite=${encodeURIComponent(params.get("invite"))}` : "";
-    const view = await api(`/api/tables/${encodeURIComponent(tableId)}/state${invite}`);
+    const view = await tableState();
     state.tableName = view.table?.name ?? tableId;
     const finished = view.last_deal ? view.last_deal.deal : (view.table?.deals ?? 0);
     const select = $("deal-select");

@@ -3,7 +3,7 @@
 // each seat's expected chips through the deal. After the deal nothing is hidden (R9.3). The
 // chart is inline SVG built here (no library, no inline script: the page's CSP allows this file).
 
-import { api, errorText } from "./api.js";
+import { api, errorText, withInvite } from "./api.js";
 import { formatNumber, t } from "./strings.js";
 import { actionWords } from "./words.js";
 
@@ -33,17 +33,18 @@ function chips(value) {
 
 /**
  * Ask for the review until it is ready; `onUpdate(review | null, status)` after each answer.
+ * `access` ({token, invite}) is what a private table's review needs, as its replay does.
  * Returns a function that stops asking (another deal was chosen).
  */
-export function followReview(tableId, deal, onUpdate) {
+export function followReview(tableId, deal, access, onUpdate) {
   let stopped = false;
   let polls = 0;
-  const url = `/api/tables/${encodeURIComponent(tableId)}/deals/${deal}/review`;
+  const url = withInvite(`/api/tables/${encodeURIComponent(tableId)}/deals/${deal}/review`, access.invite);
   async function ask() {
     if (stopped) return;
     polls += 1;
     try {
-      const answer = await api(url);
+      const answer = await api(url, { token: access.token });
       if (stopped) return;
       if (answer.status === "ready") {
         onUpdate(answer, null);
@@ -84,7 +85,7 @@ export function renderStep(container, review, step, name) {
   }
   // The better action is named only where it is another and worth more (Decision.better, the
   // server's `better`): a move that did no worse than the hint's is no error in itself. A
-  // review stored before `better` was sent lacks it: the same rule, worked out here.
+  // stored review without `better` gets the same rule, worked out here.
   let better = decision.best !== decision.played && decision.loss > 0 ? decision.best : null;
   if ("better" in decision) better = decision.better;
   const text = better

@@ -1,4 +1,4 @@
-// Every user-facing string of the web pages, in one place, ready for translation (issue 7).
+// Every user-facing string of the web pages, in one place, ready for translation.
 //
 // Rules for this file: a sentence is ONE entry with named placeholders ("{name} drew from the
 // stock"), never glued together from pieces in code; an entry whose wording depends on a
@@ -342,8 +342,9 @@ export const EN = {
   "replay.stock": "Stock (top first)",
   "replay.record": "Download the game record",
   "replay.not_ready": "This deal is not finished yet: {message}",
+  "replay.forbidden": "You are not allowed to see this deal: {message}",
 
-  // Hints (paiute.hint): the best move for your seat and why (POST /api/tables/ID/hint).
+  // Hints (paiute.analysis.hint): the best move for your seat and why (POST /api/tables/ID/hint).
   "hint.button": "Hint",
   "hint.thinking": "Thinking: every move is played out…",
   "hint.heading": "Hint",

@@ -1,7 +1,7 @@
 // The end of a deal: calls, winners, payouts and balances (R8), every hand revealed (R9.3),
 // and the fair-deal proof (R10.2) checked in this browser (verify.js).
 
-import { api, recall } from "./api.js";
+import { api, downloadWithToken, recall, withInvite } from "./api.js";
 import { cardRow, cardShort, sortCards, valueText } from "./cards.js";
 import { formatNumber, t } from "./strings.js";
 import { canVerify, verifyProof } from "./verify.js";
@@ -20,8 +20,12 @@ function signed(delta) {
   return delta > 0 ? `+${formatNumber(delta)}` : formatNumber(delta);
 }
 
-/** Fill the summary dialog for `view.last_deal`; starts the proof check. */
-export function renderSummary(view, tableId, deal) {
+/**
+ * Fill the summary dialog for `view.last_deal`; starts the proof check. `access` is how this
+ * page reads the table ({token, invite}): a private table's proof, replay and record need the
+ * seat's token or the invitation, as its state does.
+ */
+export function renderSummary(view, tableId, deal, access = {}) {
   const last = view.last_deal;
   // The wild cards of the finished deal (R3), from the deal itself: the view's observation is
   // already the next deal's once it starts, so a reopened summary keeps its marks.
@@ -76,15 +80,31 @@ export function renderSummary(view, tableId, deal) {
   table.append(thead, tbody);
 
   const replay = $("summary-replay");
-  replay.href = last.replay_url;
+  replay.href = withInvite(last.replay_url, access.invite); // the replay page finds the token itself
   const record = $("summary-record");
-  record.href = last.record_url;
-  checkProof(view, tableId, last);
+  record.href = withInvite(last.record_url, access.invite);
+  // With a seat token (a seat link opened here has no seat cookie) the record is fetched with
+  // it; the plain link stays for the invitation, the cookie and public tables.
+  record.onclick = access.token
+    ? (event) => {
+        event.preventDefault();
+        downloadWithToken(record.href, access.token, `paiute-${tableId}.json`).catch(() => {
+          // Refused with the token (one this table no longer knows): what the link alone gets.
+          const plain = el("a");
+          plain.href = record.href;
+          plain.download = "";
+          document.body.append(plain);
+          plain.click();
+          plain.remove();
+        });
+      }
+    : null;
+  checkProof(view, tableId, last, access);
 }
 
 const checked = new Map(); // deal number -> result, so the proof is checked once per page
 
-async function checkProof(view, tableId, last) {
+async function checkProof(view, tableId, last, access) {
   const status = $("proof-status");
   const list = $("proof-checks");
   const data = $("proof-data");
@@ -100,11 +120,12 @@ async function checkProof(view, tableId, last) {
     status.dataset.result = "checking";
     list.replaceChildren();
     try {
-      const proof = await api(last.proof_url);
+      const proof = await api(withInvite(last.proof_url, access.invite), { token: access.token });
       const seen = recall(`commit.${tableId}.${last.deal}`);
       let dealt = null;
       try {
-        const replay = await api(`/api/tables/${encodeURIComponent(tableId)}/deals/${last.deal}/replay`);
+        const path = `/api/tables/${encodeURIComponent(tableId)}/deals/${last.deal}/replay`;
+        const replay = await api(withInvite(path, access.invite), { token: access.token });
         const first = replay.steps?.[0]?.state;
         if (first?.hands) dealt = { dealer: first.dealer, hands: first.hands };
       } catch {

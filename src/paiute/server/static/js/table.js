@@ -852,7 +852,8 @@ function maybeSummary(view) {
   }
   const open = !state.summaryHidden;
   $("summary").hidden = !open;
-  if (open) renderSummary(view, tableId, { label: dealLabel(last.deal) });
+  const access = { token: state.token, invite: state.invite }; // a private table's proof, replay, record
+  if (open) renderSummary(view, tableId, { label: dealLabel(last.deal) }, access);
 }
 
 // ---------------------------------------------------------------- wiring
