@@ -2,6 +2,7 @@
 
 Run from the repository root (OpenSpiel is in the ``openspiel`` extra)::
 
+    .venv/bin/python examples/openspiel_bots.py --quick              # 3 tiny deals: seconds
     .venv/bin/python examples/openspiel_bots.py                      # 6 deals, a minute or so
     .venv/bin/python examples/openspiel_bots.py --deals 20 --simulations 20 --players 3
 
@@ -77,12 +78,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    parser.add_argument(
+        "--quick", action="store_true", help="3 deals, 2 simulations, cut after 6 turns: seconds"
+    )
     parser.add_argument("--deals", type=int, default=6)
     parser.add_argument("--players", type=int, default=3, help="2 to 8")
     parser.add_argument("--simulations", type=int, default=10, help="simulations per move for both MCTS bots")
     parser.add_argument("--max-turns", type=int, default=40, help="turns without a call before a deal is cut")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    if args.quick:
+        args.deals, args.simulations, args.max_turns = 3, 2, 6
     if not 2 <= args.players <= 8 or args.deals < 1 or args.simulations < 1 or args.max_turns < 1:
         parser.error("need 2..8 players and at least one deal, simulation and turn")
 

@@ -2,6 +2,7 @@
 
 Run from the repository root (OpenSpiel is in the ``openspiel`` extra)::
 
+    .venv/bin/python examples/openspiel_ismcts.py --quick               # 1 deal, tiny searches
     .venv/bin/python examples/openspiel_ismcts.py                       # 4 deals, about 30 s
     .venv/bin/python examples/openspiel_ismcts.py --deals 10 --simulations 20 --iterations 200
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
@@ -28,15 +30,20 @@ import paiute.envs.openspiel  # noqa: F401  (registers python_paiute)
 from paiute.players import make_player
 
 
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="1 deal, 2 simulations, 10 iterations: the pipeline only"
     )
     parser.add_argument("--deals", type=int, default=4)
     parser.add_argument("--simulations", type=int, default=10, help="OpenSpiel ISMCTS simulations per move")
     parser.add_argument("--iterations", type=int, default=100, help="our ismcts iterations per move")
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.deals, args.simulations, args.iterations = 1, 2, 10
 
     game = pyspiel.load_game("python_paiute(players=2)")
     rng = np.random.RandomState(args.seed)

@@ -19,16 +19,18 @@ features and the same number of deals:
 The warm start is behaviour cloning of ``greedy`` (cross-entropy on greedy's choices in greedy
 self-play). Each training deal seats the learner at two of four seats (``A B A B``) against
 two ``greedy`` bots. After every iteration the greedy (argmax) policy plays a fixed duplicate
-tournament against ``greedy`` (``paiute.tournament.run_tournament``, seating rotations): the
+tournament against ``greedy`` (``paiute.analysis.tournament.run_tournament``, seating rotations): the
 training curve is its margin, in chips per deal, with a 95% interval.
 
     python examples/train_learned.py --quick            # a few seconds: the pipeline only
     python examples/train_learned.py                    # both methods (about 12 CPU-minutes)
     python examples/train_learned.py --methods dmc --iterations 12 --out my.npz
 
-Writes the best network of the chosen method (``--out``, default the package's
-``src/paiute/players/data/learned.npz``), the curve as JSON (``--curve``) and an SVG plot
-(``--plot``). Run with one thread (``OMP_NUM_THREADS=1``); 2 cores are more than enough.
+Writes the best network of the chosen method (``--out``, default ``learned.npz`` in the
+working directory), the curve as JSON (``--curve``, default ``learned_curve.json`` there) and
+an SVG plot (``--plot``). Only ``--write-shipped`` replaces the network the package ships,
+``src/paiute/players/data/learned.npz`` (what ``make_player("learned")`` plays). Run with one
+thread (``OMP_NUM_THREADS=1``); 2 cores are more than enough.
 """
 
 from __future__ import annotations
@@ -49,11 +51,11 @@ import numpy as np
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from paiute.analysis.tournament import margin, run_tournament
 from paiute.envs.pettingzoo import env
 from paiute.players import make_player
 from paiute.players.learned import DEFAULT_WEIGHTS
 from paiute.players.learned_features import QNetwork, action_features
-from paiute.tournament import margin, run_tournament
 
 PLAYERS = 4
 LEARNER_SEATS = (0, 2)  # A B A B: the learner at two seats, greedy at the others
@@ -383,10 +385,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-boards", type=int, default=300)
     parser.add_argument("--eval-seed", type=int, default=2026)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=DEFAULT_WEIGHTS)
-    parser.add_argument("--curve", type=Path, default=Path("learned_curve.json"))
+    written = parser.add_mutually_exclusive_group()
+    written.add_argument(
+        "--out", type=Path, default=Path("learned.npz"), help="the network's file (default learned.npz)"
+    )
+    written.add_argument(
+        "--write-shipped",
+        action="store_true",
+        help=f"replace the network the package ships, {DEFAULT_WEIGHTS}, instead of writing --out",
+    )
+    parser.add_argument(
+        "--curve",
+        type=Path,
+        default=Path("learned_curve.json"),
+        help="the curves' JSON (default learned_curve.json)",
+    )
     parser.add_argument("--plot", type=Path, default=None, help="an SVG of the curves")
     args = parser.parse_args(argv)
+    if args.write_shipped:
+        args.out = DEFAULT_WEIGHTS
     if args.quick:
         args.bc_deals, args.bc_epochs, args.iterations, args.deals, args.eval_boards = 3, 1, 1, 2, 2
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]

@@ -9,25 +9,32 @@ logits set to -inf) with the environment's action mask, so it never picks one.
 
 Needs the ``train`` extra (``pip install paiute[train]``: torch, matplotlib)::
 
+    python examples/train_policy.py --quick              # seconds: the pipeline only
     python examples/train_policy.py                      # a few minutes, writes train_policy.png
     python examples/train_policy.py --episodes 500 --players 3 --plot curve.png
     python examples/train_policy.py --time-limit 60 --save policy.pt
 
-The learning curve (chips per deal, averaged over the last episodes) is written as a PNG, with
-the average of a random legal player against the same bots for comparison.
+The learning curve (chips per deal, averaged over the last episodes) is written as a PNG
+(``--plot``, default ``train_policy.png`` in the working directory), with the average of a
+random legal player against the same bots for comparison; the weights only with ``--save``.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections import deque
 from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
-import torch
-from torch import nn
+
+try:
+    import torch
+    from torch import nn
+except ImportError:
+    sys.exit("train_policy.py needs PyTorch (the train extra): pip install 'paiute[train]'")
 
 import paiute.envs.gymnasium  # noqa: F401 - registers paiute/Paiute-v0
 from paiute.envs import GYMNASIUM_ID
@@ -156,6 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Train a small policy network against greedy bots (REINFORCE)."
     )
+    parser.add_argument(
+        "--quick", action="store_true", help="8 deals at 2 players, 4 a step: the pipeline only (seconds)"
+    )
     parser.add_argument("--episodes", type=int, default=20_000, help="deals to train on (default 20000)")
     parser.add_argument(
         "--time-limit", type=float, default=180.0, help="stop after this many seconds (default 180)"
@@ -177,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plot", type=Path, default=Path("train_policy.png"), help="the learning curve PNG")
     parser.add_argument("--save", type=Path, help="save the trained weights here")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.episodes, args.batch, args.players, args.baseline_episodes = 8, 4, 2, 4
     curve = train(args)
     plot(curve, args.plot, f"REINFORCE against {args.opponents}, {args.players} players")
     return 0

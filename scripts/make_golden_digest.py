@@ -19,12 +19,18 @@ ties by the holding's text, and the file records the SHA-256 of that ordering (o
 ``"<code> <cards>"`` line per holding) and how many holdings fall in each category. Any change
 to the evaluator's ordering changes a hash; the counts show roughly where.
 
-Run from the repository root: ``python scripts/make_golden_digest.py`` (``--check`` compares
-instead of writing).
+By default the script only compares: it prints the lines that differ from the golden file and
+exits 1 if any does (``--check`` says the same explicitly). ``--write`` rewrites the golden
+file; do that only when the evaluator's ordering is meant to change::
+
+    python scripts/make_golden_digest.py            # compare (nothing is written)
+    python scripts/make_golden_digest.py --write    # rewrite tests/data/golden_evaluator_order.txt
 """
 
 from __future__ import annotations
 
+import argparse
+import difflib
 import hashlib
 import sys
 from collections import Counter
@@ -97,11 +103,24 @@ def digest_lines() -> list[str]:
 
 
 def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="compare with the golden file (the default)")
+    mode.add_argument("--write", action="store_true", help=f"rewrite {GOLDEN.relative_to(ROOT)}")
+    args = parser.parse_args(argv)
     text = "\n".join(digest_lines()) + "\n"
-    if "--check" in argv:
-        same = GOLDEN.read_text(encoding="utf-8") == text
-        print("golden digest unchanged" if same else "golden digest differs")
-        return 0 if same else 1
+    if not args.write:
+        golden = GOLDEN.read_text(encoding="utf-8") if GOLDEN.is_file() else ""
+        if golden == text:
+            print("golden digest unchanged")
+            return 0
+        name = str(GOLDEN.relative_to(ROOT))
+        diff = difflib.unified_diff(golden.splitlines(), text.splitlines(), name, "now", lineterm="")
+        print("\n".join(diff))
+        print("golden digest differs (--write rewrites it, only if the change is intended)")
+        return 1
     GOLDEN.parent.mkdir(parents=True, exist_ok=True)
     GOLDEN.write_text(text, encoding="utf-8")
     print(f"wrote {GOLDEN.relative_to(ROOT)}")

@@ -9,10 +9,12 @@ tests/envs/test_openspiel_game.py replays the recorded actions and compares the 
 line, as OpenSpiel's own playthrough test does, so any change in the game's dynamics, strings
 or tensors shows up as a diff.
 
-Run from the repository root::
+By default the script only compares (``--check`` says the same explicitly): it replays the
+recorded actions, prints a diff and exits 1 if the file differs. ``--write`` records a new
+playthrough (random actions from ``--seed``); do that only when the game is meant to change::
 
-    .venv/bin/python scripts/make_openspiel_playthrough.py           # (re)write the file
-    .venv/bin/python scripts/make_openspiel_playthrough.py --check   # exit 1 with a diff if it differs
+    .venv/bin/python scripts/make_openspiel_playthrough.py           # compare: exit 1 with a diff
+    .venv/bin/python scripts/make_openspiel_playthrough.py --write   # (re)write the file
 """
 
 from __future__ import annotations
@@ -60,10 +62,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--check", action="store_true", help="compare with the file instead of writing it")
-    parser.add_argument("--seed", type=int, default=SEED, help=f"random seed of the actions (default {SEED})")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="compare with the file (the default)")
+    mode.add_argument("--write", action="store_true", help=f"rewrite {OUTPUT.relative_to(ROOT)}")
+    parser.add_argument(
+        "--seed", type=int, default=SEED, help=f"with --write: random seed of the actions (default {SEED})"
+    )
     args = parser.parse_args()
-    if args.check:
+    if not args.write:
         original = OUTPUT.read_text(encoding="utf-8")
         again = replay(original)
         if again == original:
@@ -73,6 +79,9 @@ def main() -> int:
             original.splitlines(), again.splitlines(), "recorded", "regenerated", lineterm=""
         )
         print("\n".join(list(diff)[:80]))
+        print(
+            f"{OUTPUT.relative_to(ROOT)} differs (--write records it again, only if the change is intended)"
+        )
         return 1
     text = render(GAME, args.seed)
     OUTPUT.parent.mkdir(parents=True, exist_ok=True)

@@ -11,12 +11,17 @@ deal is the ``playout`` player; the deals start from an empty pot and are dealt 
 pile's top never empty the stock, so R4.7 does not end every deal (docs/rules.md, reading 14;
 with jokers the policy does this in some deals).
 
-Run from the repository root: ``python scripts/make_playout_golden.py`` (``--check`` compares
-instead of writing). Regenerate only when the policy is meant to play differently.
+By default the script only compares: it prints the cases that differ from the golden file and
+exits 1 if any does (``--check`` says the same explicitly). ``--write`` rewrites the golden
+file; do that only when the policy is meant to play differently::
+
+    python scripts/make_playout_golden.py            # compare (nothing is written)
+    python scripts/make_playout_golden.py --write    # rewrite tests/data/golden_playout_policy.txt
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import sys
 from pathlib import Path
@@ -78,11 +83,20 @@ def digest_lines() -> list[str]:
 
 
 def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="compare with the golden file (the default)")
+    mode.add_argument("--write", action="store_true", help=f"rewrite {GOLDEN.relative_to(ROOT)}")
+    args = parser.parse_args(argv)
     lines = digest_lines()
-    if "--check" in argv:
-        expected = GOLDEN.read_text(encoding="utf-8").splitlines()
+    if not args.write:
+        expected = GOLDEN.read_text(encoding="utf-8").splitlines() if GOLDEN.is_file() else []
         if expected != lines:
-            print("\n".join(line for line in lines if line not in expected))
+            print("\n".join(f"now    {line}" for line in lines if line not in expected))
+            print("\n".join(f"golden {line}" for line in expected if line not in lines))
+            print(f"{GOLDEN.relative_to(ROOT)} differs (--write rewrites it, only if the change is intended)")
             return 1
         print(f"{GOLDEN.relative_to(ROOT)} matches")
         return 0

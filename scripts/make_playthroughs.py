@@ -7,10 +7,12 @@ then the outcome, the calls and the settlement (R8). tests/test_playthroughs.py 
 each one in memory and compares it line by line, so any change in the engine's behaviour or
 its printed forms shows up as a short diff.
 
-Run from the repository root::
+By default the script only compares (``--check`` says the same explicitly): it prints a diff
+and exits 1 if any file differs. ``--write`` regenerates the files; do that only when the
+engine is meant to behave or print differently::
 
-    .venv/bin/python scripts/make_playthroughs.py           # regenerate every file
-    .venv/bin/python scripts/make_playthroughs.py --check   # exit 1 with a diff if any differs
+    .venv/bin/python scripts/make_playthroughs.py           # compare: a diff, exit 1 if any differs
+    .venv/bin/python scripts/make_playthroughs.py --write   # regenerate every file
 """
 
 from __future__ import annotations
@@ -136,11 +138,14 @@ def diff(playthrough: Playthrough, text: str, context: int = 3) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--check", action="store_true", help="compare instead of writing; exit 1 on a difference"
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="compare, exit 1 on a difference (the default)")
+    mode.add_argument("--write", action="store_true", help=f"regenerate {OUTPUT.relative_to(ROOT)}/*.txt")
     args = parser.parse_args(argv)
+    args.check = not args.write
     failed = False
     for playthrough in PLAYTHROUGHS:
         text = render(playthrough)
@@ -159,7 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for path in stale:
             failed = True
             print(f"{path.relative_to(ROOT)}: no playthrough makes this file (remove it)")
-        print("playthroughs differ" if failed else f"{len(PLAYTHROUGHS)} playthroughs agree", file=sys.stderr)
+        verdict = "playthroughs differ (--write regenerates them)"
+        print(verdict if failed else f"{len(PLAYTHROUGHS)} playthroughs agree", file=sys.stderr)
     return 1 if failed else 0
 
 

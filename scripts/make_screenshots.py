@@ -3,9 +3,12 @@ web-deal-summary.png and the table page in each language, web-table-{en,ro,so,bn
 (1280x800), from a real ``paiute serve`` driven by Debian's Chromium. The language shots switch
 with the pages' own switcher (Bengali needs a font with its script: .ci/services.sh).
 
-    .venv/bin/python scripts/make_screenshots.py [--out docs/img]
+    .venv/bin/python scripts/make_screenshots.py              # the PNG files in the working directory
+    .venv/bin/python scripts/make_screenshots.py --out shots  # ... or in another directory
+    .venv/bin/python scripts/make_screenshots.py --write      # replace the docs' images in docs/img
 
-Deals are shuffled securely (R10.1), so every run shows other cards.
+Deals are shuffled securely (R10.1), so every run shows other cards: only ``--write`` replaces
+the images the docs show.
 """
 
 from __future__ import annotations
@@ -25,15 +28,26 @@ sys.path.insert(1, str(ROOT / "tests"))  # conftest_browser imports the tests' c
 
 from conftest_browser import TablePage, launch_chromium, play_until, run_server  # noqa: E402
 
+DOCS_IMAGES = ROOT / "docs" / "img"
 VIEWPORT = {"width": 1280, "height": 800}
 #: Turns Ana plays before the table is shot, unless a call is offered sooner.
 TABLE_TURNS = 8
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img", help="where the PNG files go")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--out", type=Path, default=Path(), help="where the PNG files go (default the working directory)"
+    )
+    where.add_argument(
+        "--write", action="store_true", help=f"write them into {DOCS_IMAGES.relative_to(ROOT)}"
+    )
     args = parser.parse_args()
+    if args.write:
+        args.out = DOCS_IMAGES
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, run_server(Path(tmp), deal_pause=2.0) as server:
         # Other tables, so the lobby has something to list.

@@ -9,10 +9,12 @@ pages of ``paiute serve``: every string of ``server/static/js/strings.js``, its 
     .venv/bin/python scripts/update_catalogues.py --compile # only compile the .po files
     .venv/bin/python scripts/update_catalogues.py --domain web  # only the web pages' catalogues
 
-Needs Babel (the ``test`` extra); the package itself reads the compiled ``.mo`` files with the
-standard library. New messages arrive in each ``.po`` with an empty translation: fill them in
-(docs/i18n.md) and run the script again; ``tests/test_i18n.py`` fails until every language is
-complete. Fuzzy matching is off: a changed English message is a new message to translate.
+It writes into the package, as is its job: the templates, ``.po`` and ``.mo`` files under
+``src/paiute/locale``. Needs Babel (the ``test`` extra); the package itself reads the compiled
+``.mo`` files with the standard library. New messages arrive in each ``.po`` with an empty
+translation: fill them in (docs/i18n.md) and run the script again; ``tests/test_i18n.py``
+fails until every language is complete. Fuzzy matching is off: a changed English message is a
+new message to translate.
 """
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ def test_ladder_refuses_an_unknown_level(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_rate_ladder_puts_bots_of_several_tournaments_on_one_scale() -> None:
-    from paiute.tournament import rate_ladder, run_tournament
+    from paiute.analysis.tournament import rate_ladder, run_tournament
 
     first = run_tournament(["greedy", "random"], deals=2, players=4, seed=3, workers=1, seating="rotations")
     second = run_tournament(

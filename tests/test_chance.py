@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -20,6 +22,7 @@ from paiute import (
     pack,
     parse_cards,
 )
+from paiute.chance import derive_seed
 
 
 def shuffled(chance: object, values: list) -> list:  # type: ignore[type-arg]
@@ -163,3 +166,37 @@ def test_recorded_chance_refuses_a_rebuild_not_recorded() -> None:
 def test_recorded_chance_draws_nothing() -> None:
     with pytest.raises(RecordError):
         RecordedChance([]).below(3)
+
+
+@pytest.mark.parametrize(
+    ("parts", "options", "seed"),
+    [
+        # Each caller's derivation, pinned to the seed it has always given: a tournament's deck,
+        # a simulation's bot, a review's decision, a web hint, a terminal game's deal.
+        (("paiute-tournament", 0, 0, "deck"), {}, 11987368365733102168),
+        (("paiute-simulate", 0, 5, 2), {"method": "blake2b"}, 4541197924625541963),
+        (("paiute-review", 0, 1, 0), {"separator": ":", "method": "random", "bits": 48}, 109466475309055),
+        (("paiute-hint", "abc", 0, 0), {"separator": ":", "bits": 48}, 88252111776363),
+        (("paiute-play", 0, "deal", 0), {"separator": ":"}, 2581581535881337582),
+    ],
+)
+def test_derive_seed_gives_each_caller_its_seeds(
+    parts: tuple[object, ...], options: dict[str, Any], seed: int
+) -> None:
+    assert derive_seed(*parts, **options) == seed
+
+
+def test_derive_seed_hashes_the_joined_parts() -> None:
+    text = b"7|mc|2|" + bytes(range(16))
+    assert derive_seed(7, "mc", 2, bytes(range(16)), separator="|", method="blake2b") == int.from_bytes(
+        hashlib.blake2b(text, digest_size=8).digest(), "big"
+    )
+    assert derive_seed("a", 1, bits=48) == int.from_bytes(hashlib.sha256(b"a/1").digest()[:6], "big")
+    assert derive_seed("a", 1, method="random", bits=48) == random.Random("a/1").getrandbits(48)
+    assert derive_seed("a", 1) != derive_seed("a", 2)
+    assert derive_seed("a", 1, bits=48) < 2**48
+
+
+def test_derive_seed_refuses_a_width_it_cannot_make() -> None:
+    with pytest.raises(ValueError, match="bits must be a multiple of 8"):
+        derive_seed("a", bits=12)

@@ -52,7 +52,7 @@ def test_r2_1_tournament_refuses_a_big_table_at_once(
 
 
 def test_r2_1_seatings_refuse_a_table_too_big_to_list() -> None:
-    from paiute.tournament import TournamentError, seating_count, seatings
+    from paiute.analysis.tournament import TournamentError, seating_count, seatings
 
     with pytest.raises(TournamentError, match=r"R2\.1 12 players"):
         seatings(2, 12)

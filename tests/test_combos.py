@@ -9,7 +9,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from paiute.cards import Rank
-from paiute.combos import Category, Value
+from paiute.combos import (
+    CATEGORY_SHIFT,
+    FIVE_OF_A_KIND_ORDER,
+    FOUR_TWO_ORDER,
+    PAIUTE_ORDER,
+    ROYAL_FLUSH_ORDER,
+    ROYAL_HIGH_ORDER,
+    STRAIGHT_FLUSH_ORDER,
+    THREE_THREE_ORDER,
+    Category,
+    Value,
+    may_call,
+)
 from paiute.errors import ParseError
 
 R = Rank
@@ -340,3 +352,62 @@ def test_value_round_trip_property(value: Value, royal_high: bool) -> None:
     assert Value.from_json(value.to_json(), royal_high=royal_high) == value
     assert Value.from_code(value.code, royal_high=royal_high) == value
     assert str(value).startswith(value.category.title)
+
+
+@pytest.mark.parametrize("royal_high", [False, True])
+def test_r5_category_orders_are_the_top_bits_of_every_code(royal_high: bool) -> None:
+    orders = {
+        Category.PAIUTE: PAIUTE_ORDER,
+        Category.THREE_THREE: THREE_THREE_ORDER,
+        Category.FOUR_TWO: FOUR_TWO_ORDER,
+        Category.STRAIGHT_FLUSH: STRAIGHT_FLUSH_ORDER,
+        Category.ROYAL_FLUSH: ROYAL_HIGH_ORDER if royal_high else ROYAL_FLUSH_ORDER,
+        Category.FIVE_OF_A_KIND: FIVE_OF_A_KIND_ORDER,
+    }
+    for value in ALL_VALUES:
+        value = Value(value.category, value.ranks, royal_high=royal_high)
+        assert value.code >> CATEGORY_SHIFT == orders[value.category] == value.category.order(royal_high)
+        assert Category.from_code(value.code) is value.category
+
+
+def test_r5_7_r6_4_may_call_a_paiute_only_when_r5_7_allows_it() -> None:
+    paiute = Value.parse("paiute A K Q").code
+    assert may_call(paiute, 0, paiute_now=True)
+    assert not may_call(paiute, 0, paiute_now=False)  # not the caller's first turn (R5.7)
+    three_three = Value.parse("three_three 3 2").code
+    assert may_call(three_three, paiute, paiute_now=False)  # R5.7 is about Paiutes only
+    assert not may_call(0, 0, paiute_now=True)  # no combination (R6.1)
+
+
+def test_r5_7_r6_4_may_call_only_what_equals_or_beats_the_highest_call() -> None:
+    highest = Value.parse("four_two Q 9").code
+    assert may_call(highest, highest, paiute_now=False)  # equal is enough (R6.4)
+    assert may_call(Value.parse("four_two Q T").code, highest, paiute_now=False)
+    assert not may_call(Value.parse("four_two Q 8").code, highest, paiute_now=False)
+    assert not may_call(Value.parse("paiute A K Q").code, highest, paiute_now=True)
+
+
+def _allowed(value: Value | None, highest: Value | None, paiute_now: bool) -> bool:
+    """R5.7 and R6.4 read off the values themselves, not off their codes' bits."""
+    if value is None:
+        return False
+    if value.category is Category.PAIUTE and not paiute_now:
+        return False
+    return highest is None or value >= highest
+
+
+@pytest.mark.parametrize("royal_high", [False, True])
+def test_r5_7_r6_4_may_call_agrees_with_the_rules_read_off_the_values(royal_high: bool) -> None:
+    every = [Value(v.category, v.ranks, royal_high=royal_high) for v in ALL_VALUES]
+    every.sort()
+    # The highest calls that matter: none, each category's lowest and highest, and a spread.
+    firsts = {value.category: value for value in reversed(every)}
+    lasts = {value.category: value for value in every}
+    highests: list[Value | None] = [None, *firsts.values(), *lasts.values(), *every[::17]]
+    for paiute_now in (False, True):
+        for value in [None, *every]:
+            code = 0 if value is None else value.code
+            for highest in highests:
+                floor = 0 if highest is None else highest.code
+                expected = _allowed(value, highest, paiute_now)
+                assert may_call(code, floor, paiute_now=paiute_now) is expected, (value, highest, paiute_now)

@@ -25,7 +25,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from paiute import Action, Card, Deal, RuleSet, SeededChance
+from paiute import Action, Card, Deal, Phase, RuleSet, SeededChance
 from paiute.actions import ActionKind
 from paiute.compiled import search, warm
 from paiute.compiled.greedy import GREEDY_WORK, W_TIED, W_TIES, greedy_move, greedy_tables
@@ -112,7 +112,11 @@ def lock_step(rules: RuleSet, players: int, seed: int, tally: Counter[str]) -> N
             choices = oracle.choices(observation)
             tally["decisions"] += 1
             assert action in choices, (seed, str(observation), action, choices)
-            if action.kind is ActionKind.DISCARD and observation.phase == "discard" and not observation.calls:
+            if (
+                action.kind is ActionKind.DISCARD
+                and observation.phase is Phase.DISCARD
+                and not observation.calls
+            ):
                 tally["ties"] += len(choices) > 1  # the same cards tie for the best keep
                 assert tied_discards(work) == set(choices), (seed, str(observation))
         apply_action_one(batch, core_tables, params, 0, action.id)

@@ -527,7 +527,7 @@ def test_r5_golden_digest_of_the_evaluator_ordering() -> None:
     """Any change to how the evaluator orders an exhaustive class of holdings fails here.
 
     If the change is intended (the rules changed), regenerate with
-    ``python scripts/make_golden_digest.py`` and review the diff of the counts.
+    ``python scripts/make_golden_digest.py --write`` and review the diff of the counts.
     """
     script = _load_digest_script()
     golden_path = ROOT / "tests" / "data" / "golden_evaluator_order.txt"
@@ -543,7 +543,7 @@ def test_r5_golden_digest_of_the_evaluator_ordering() -> None:
     assert not differing, (
         f"the evaluator's ordering changed ({golden_path.name}):\n"
         + "\n".join(differing)
-        + "\nregenerate with scripts/make_golden_digest.py only if the change is intended"
+        + "\nregenerate with scripts/make_golden_digest.py --write only if the change is intended"
     )
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from helpers import make_deal, play
 from paiute import CALL_SIX, DRAW_DISCARD, DRAW_STOCK, Action, ActionKind, Deal, Match, RuleSet, SeededChance
+from paiute.events import Phase
 from paiute.observation import Observation
 from paiute.players import PlayerError, make_player, play_deal
 from paiute.players.greedy import GreedyPlayer
@@ -151,7 +152,7 @@ def test_r3_r4_3_greedy_discards_a_card_its_discard_scores_rank_best(preset: str
             player = seats[deal.current_seat]
             scores = GreedyPlayer(seed=0).discard_scores(observation)
             action = player.act(observation)
-            if observation.phase == "draw" or observation.calls:
+            if observation.phase is Phase.DRAW or observation.calls:
                 assert scores == {}
             elif action.kind is ActionKind.DISCARD:
                 assert action.card in scores

@@ -1,4 +1,4 @@
-"""Hints (paiute.hint): the move is the expert's unless the playouts show another better beyond
+"""Hints (paiute.analysis.hint): the move is the expert's unless the playouts show another better beyond
 their noise (then the best of those), each discard's feed chance is the expert's guard's, the
 outs equal a brute-force count, the hint sees only the seat's observation (R9), and asking for
 one changes nothing the bots do."""
@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from helpers import choose, make_deal, play, random_deal
 from paiute import Action, Card, Deal, Evaluator, Match, RuleSet, SeededChance, pack
-from paiute.hint import HINT_LEVEL, Hint, PositionError, draw_chance, hint, position_before
+from paiute.analysis.hint import HINT_LEVEL, Hint, PositionError, draw_chance, hint, position_before
+from paiute.events import Phase
 from paiute.i18n import translator
 from paiute.observation import Observation
 from paiute.players import PlayerError, make_player
@@ -196,7 +197,7 @@ def test_r7_2_no_feed_chance_in_the_last_round() -> None:
     play(deal, "draw stock", "call", "draw stock")
     obs = deal.observation(deal.current_seat)
     assert obs.calls
-    assert obs.phase == "discard"
+    assert obs.phase is Phase.DISCARD
     found = hint(obs, playouts=1, draw_playouts=0, seed=1)
     assert found.feed_seat is None
     assert set(found.feeds) == {None}

@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 
 from paiute import Match, RuleSet
+from paiute.analysis.odds import POLICY
+from paiute.analysis.simulate import fact_definitions
 from paiute.chance import RecordedChance, SeededChance
 from paiute.cli.main import main
 from paiute.errors import RecordError
 from paiute.i18n import translator
-from paiute.odds import POLICY
 from paiute.players import make_player, play_deal
 from paiute.record import Record
-from paiute.simulate import fact_definitions
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:

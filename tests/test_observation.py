@@ -35,10 +35,12 @@ from paiute import (
     Card,
     Deal,
     Observation,
+    Phase,
     RuleSet,
     SeededChance,
     pack,
 )
+from paiute.observation import legal_calls
 
 WINDOW = 5  # a run of this many stock cards in order would give the stock away
 
@@ -80,7 +82,7 @@ def check_view(deal: Deal, ref: RefDeal, seat: int | None) -> None:
     assert observation.seat == seat
     assert (observation.players, observation.dealer) == (deal.players, deal.dealer)
     assert (observation.balances, observation.pot) == (deal.balances, deal.pot)
-    assert observation.phase == ref.phase
+    assert observation.phase.value == ref.phase
     assert set(observation.wild_cards) == ref.wild
     assert observation.stock_bottom == ref.stock_bottom()
     assert observation.rebuilds == ref.rebuilds
@@ -361,3 +363,32 @@ def test_r9_1_public_facts_are_the_same_for_every_seat() -> None:
     assert {tuple((e.seat, str(e.action)) for e in v.history) for v in views} == {
         tuple((e.seat, str(e.action)) for e in deal.events)
     }
+
+
+def test_r6_legal_calls_are_the_legal_call_actions_best_first() -> None:
+    several = 0
+    for seed in range(60):
+        deal, rng = random_deal(seed)
+        while not deal.is_over:
+            if deal.phase is Phase.DISCARD:
+                observation = deal.observation(deal.current_seat)
+                calls = legal_calls(observation, deal.evaluator)
+                actions = [Action.call(call.discard) for call in calls]
+                assert sorted(actions) == sorted(a for a in observation.legal_actions if a.kind.is_call)
+                for call in calls:
+                    assert call.shown == tuple(card for card in observation.hand if card != call.discard)
+                    assert call.value == deal.evaluator.value(call.shown)
+                assert [call.value for call in calls] == sorted((call.value for call in calls), reverse=True)
+                several += len({call.value for call in calls}) >= 2
+            deal.apply(rng.choice(deal.legal_actions()))
+    assert several  # positions with calls of different values were checked
+
+
+def test_the_observed_phase_is_the_deal_phase_written_as_its_text() -> None:
+    deal, rng = random_deal(3)
+    for _ in range(2):
+        observation = deal.observation(deal.current_seat)
+        assert observation.phase is deal.phase
+        assert observation.to_json()["phase"] == deal.phase.value
+        assert str(observation).startswith(f"seat {deal.current_seat}: {deal.phase.value}, ")
+        deal.apply(rng.choice(deal.legal_actions()))

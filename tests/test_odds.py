@@ -10,10 +10,7 @@ from collections import Counter
 
 import pytest
 
-from paiute.cards import CARDS, Card, parse_cards
-from paiute.cli.main import main
-from paiute.combos import Category
-from paiute.odds import (
+from paiute.analysis.odds import (
     WILD_OPTIONS,
     _count_setting,
     _settings,
@@ -22,9 +19,12 @@ from paiute.odds import (
     holding_categories,
     monte_carlo_first_draw,
     monte_carlo_turns,
-    rules_for,
+    rules_with_wild_option,
     wilson,
 )
+from paiute.cards import CARDS, Card, parse_cards
+from paiute.cli.main import main
+from paiute.combos import Category
 from paiute.rules import RuleSet
 
 # -- an independent oracle: name the wild cards every possible way (R3.4) ---------------------
@@ -83,7 +83,7 @@ def test_r5_10_holding_categories_agree_with_naming_the_wilds() -> None:
     checked = Counter[int]()
     budget = {0: 150, 1: 150, 2: 60, 3: 3}
     for wild in WILD_OPTIONS:
-        rules = rules_for(wild)
+        rules = rules_with_wild_option(wild)
         for _ in range(400):
             upcard = None if rules.jokers else CARDS[rng.randrange(52)]
             wild_cards = rules.wild_cards(upcard)
@@ -233,8 +233,8 @@ def test_wilson_interval() -> None:
     assert wilson(10, 10)[1] == 1.0
     low, high = wilson(30, 100)
     assert low < 0.3 < high
-    assert rules_for("jokers").jokers
-    assert rules_for("opposite").wild_colour == "opposite"
+    assert rules_with_wild_option("jokers").jokers
+    assert rules_with_wild_option("opposite").wild_colour == "opposite"
     assert RuleSet().wild_colour == "any"
 
 

@@ -20,6 +20,7 @@ pytest.importorskip("numba")
 
 from paiute import Deal, RuleSet, SeededChance
 from paiute.actions import Action
+from paiute.analysis.tournament import run_tournament
 from paiute.cards import pack
 from paiute.compiled import warm
 from paiute.compiled.rules import legal_actions_one
@@ -31,7 +32,6 @@ from paiute.players.base import PlayerError
 from paiute.players.evaluate import BELIEFS, estimate_actions
 from paiute.players.greedy import GreedyPlayer
 from paiute.players.pimc import PIMCPlayer
-from paiute.tournament import run_tournament
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -316,7 +316,7 @@ def test_the_playout_policy_decides_as_the_golden_digest_says() -> None:
     """Every decision of the compiled playout policy (R3-R8: the presets and each option it
     reads) in whole seeded deals, against tests/data/golden_playout_policy.txt: the policy
     runs inside every pimc playout, and a change meant to make it faster must change no
-    decision. Regenerate with ``python scripts/make_playout_golden.py`` only if the policy is
+    decision. Regenerate with ``python scripts/make_playout_golden.py --write`` only if the policy is
     meant to play differently."""
     import importlib.util
     from pathlib import Path
@@ -334,5 +334,5 @@ def test_the_playout_policy_decides_as_the_golden_digest_says() -> None:
     assert got == expected, (
         "the playout policy decides differently in these cases:\n"
         + "\n".join(f"  golden {e}\n  now    {g}" for e, g in zip(expected, got, strict=False) if e != g)
-        + "\nregenerate with scripts/make_playout_golden.py only if the change is intended"
+        + "\nregenerate with scripts/make_playout_golden.py --write only if the change is intended"
     )

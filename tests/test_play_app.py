@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from helpers import make_deck
-from paiute import Action, Card, Match, RuleSet, SeededChance
+from paiute import Action, Card, Match, Phase, RuleSet, SeededChance
 from paiute.cli.main import main
 from paiute.players import make_player, play_deal
 from paiute.record import Record, load, save
@@ -126,7 +126,7 @@ def test_app_plays_complete_deals_by_keys_and_mouse_r9(tmp_path: Path) -> None:
                 assert "Your hand" in text
                 assert "s Stock" in text
                 assert "Upcard" in text
-                if obs.phase == "draw":
+                if obs.phase is Phase.DRAW:
                     assert "Draw: s from the stock" in text
                     if steps % 3 == 0:
                         stock = next(
@@ -229,7 +229,7 @@ def test_app_call_preview_best_and_another_call() -> None:
             await pilot.press("escape")  # back: nothing called
             await pilot.pause()
             assert session.in_deal
-            assert session.observation(0).phase == "discard"
+            assert session.observation(0).phase is Phase.DISCARD
             await pilot.press("c", "down", "enter")  # the second-best call
             await settle(pilot, app)
             text = screen_text(app)
@@ -265,7 +265,7 @@ def test_r4_3_app_dims_the_taken_card_and_says_why() -> None:
             assert "Not allowed: R4.3 the card taken from the discard pile may not be discarded" in message(
                 app
             )
-            assert session.observation(0).phase == "discard"  # nothing happened
+            assert session.observation(0).phase is Phase.DISCARD  # nothing happened
             other = next(i for i, card in enumerate(hand_order(obs)) if card != top)
             await pilot.press(str(other + 1), "x")
             await settle(pilot, app)
@@ -312,7 +312,7 @@ def test_app_hint_help_and_history() -> None:
                 if isinstance(app.screen, TextScreen) and "Hint: " in flat(screen_text(app)):
                     break
                 await asyncio.sleep(0.01)
-            # The hint's page: the move, the reasons, every move's expected chips (paiute.hint).
+            # The hint's page: the move, the reasons, every move's expected chips (paiute.analysis.hint).
             assert isinstance(app.screen, TextScreen)
             text = flat(screen_text(app))
             assert "Hint: " in text

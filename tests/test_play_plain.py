@@ -17,7 +17,7 @@ from typing import TextIO, cast
 import pytest
 
 from helpers import make_deck
-from paiute import Action, Card, Match, RecordedChance, RuleSet
+from paiute import Action, Card, Match, Phase, RecordedChance, RuleSet
 from paiute.cli.main import main
 from paiute.record import Record, load
 from paiute.showdown import showdown
@@ -234,7 +234,7 @@ def test_r4_3_plain_refuses_discarding_the_taken_card() -> None:
         state["step"] += 1
         if state["step"] > 6 or not session.in_deal:
             return None
-        if obs.phase == "draw":
+        if obs.phase is Phase.DRAW:
             return "d" if obs.discard_pile else "s"
         if obs.taken_card is not None and state["step"] < 4:
             return f"x {obs.taken_card}"

@@ -13,7 +13,7 @@ import pytest
 from rich.cells import cell_len
 from textual.widgets import Static
 
-from paiute import Action, Card, Match, RuleSet, SeededChance
+from paiute import Action, Card, Match, Phase, RuleSet, SeededChance
 from paiute.cli.main import main
 from paiute.i18n import LANGUAGES, translator
 from paiute.players import make_player, play_deal
@@ -129,7 +129,7 @@ def test_r5_7_app_tells_a_forbidden_paiute_once_not_every_turn() -> None:
         async with app.run_test(size=SIZE) as pilot:
             for _turn in range(4):
                 await settle(pilot, app)
-                if not session.in_deal or session.observation(0).phase != "draw":
+                if not session.in_deal or session.observation(0).phase is not Phase.DRAW:
                     break
                 await pilot.press("s")
                 await pilot.pause()

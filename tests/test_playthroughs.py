@@ -2,7 +2,7 @@
 memory by scripts/make_playthroughs.py and compared line by line.
 
 A failure means the engine now plays, deals or prints differently. If the change is intended,
-regenerate with ``.venv/bin/python scripts/make_playthroughs.py`` and review the diff.
+regenerate with ``.venv/bin/python scripts/make_playthroughs.py --write`` and review the diff.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ MAX_DIFF_LINES = 40
 @pytest.mark.parametrize("playthrough", PLAYTHROUGHS, ids=[p.name for p in PLAYTHROUGHS])
 def test_playthrough_matches_the_golden_file(playthrough: object) -> None:
     path: Path = playthrough.path  # type: ignore[attr-defined]
-    assert path.is_file(), f"{path.name} is missing: run scripts/make_playthroughs.py"
+    assert path.is_file(), f"{path.name} is missing: run scripts/make_playthroughs.py --write"
     text = MAKE.render(playthrough)
     lines = MAKE.diff(playthrough, text, context=1)
     if lines:
@@ -45,7 +45,7 @@ def test_playthrough_matches_the_golden_file(playthrough: object) -> None:
         tail = f"\n... {more} more diff lines" if more > 0 else ""
         pytest.fail(
             f"{path.name} differs from a fresh playthrough "
-            f"(regenerate with scripts/make_playthroughs.py if intended):\n{shown}{tail}",
+            f"(regenerate with scripts/make_playthroughs.py --write if intended):\n{shown}{tail}",
             pytrace=False,
         )
 

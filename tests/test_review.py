@@ -1,4 +1,4 @@
-"""Game review (paiute.review): plain blunders are marked, good play is not, and the review of a
+"""Game review (paiute.analysis.review): plain blunders are marked, good play is not, and the review of a
 seat never depends on a card that seat could not see (R9)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from paiute import review
-from paiute.review import Mark, ReviewError, review_record
+from paiute.analysis import review
+from paiute.analysis.review import Mark, ReviewError, review_record
 from review_helpers import bot_record, cards_seen, played_record, redealt
 
 PLAYOUTS = 24
@@ -118,7 +118,7 @@ def test_the_search_bot_against_itself_makes_no_blunder():
 def test_the_reviews_better_action_is_the_hint_at_that_moment(seed):
     # One coach: what the review says was better is what the hint would have said there, from
     # the same observation (R9), seed and playouts: the expert's move.
-    from paiute.hint import hint
+    from paiute.analysis.hint import hint
 
     record = bot_record(3, "greedy:horizon=2", seed=seed)
     points = {(p.deal, p.action): p for p in review.decision_points(record)}
@@ -179,7 +179,7 @@ def _fields(decision: review.Decision) -> dict[str, Any]:
 
 def test_the_better_action_is_always_the_experts_move():
     # However many playouts, and whatever they rate higher: the playouts explain, the expert
-    # chooses (as the hint, paiute.hint).
+    # chooses (as the hint, paiute.analysis.hint).
     record = bot_record(3, "greedy", seed=8)
     found = review_record(record, playouts=12, seed=0)
     assert found.decisions
@@ -237,7 +237,7 @@ def test_review_is_below_the_interfaces():
     import sys
 
     code = (
-        "import sys, paiute.review; "
+        "import sys, paiute.analysis.review; "
         "bad = sorted(m for m in sys.modules if m.startswith(('paiute.cli', 'paiute.tui', 'paiute.server', 'paiute.envs'))); "
         "print(bad); sys.exit(1 if bad else 0)"
     )

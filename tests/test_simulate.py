@@ -9,15 +9,9 @@ from pathlib import Path
 
 import pytest
 
-import paiute.simulate.running as simulate_module  # where run_configs looks up simulate_deal
+import paiute.analysis.simulate.running as simulate_module  # where run_configs looks up simulate_deal
 from paiute.actions import Action
-from paiute.cli.main import main
-from paiute.combos import Category
-from paiute.errors import PaiuteError
-from paiute.observation import Observation
-from paiute.players import PLAYERS, PlayerInfo
-from paiute.rules import RuleSet
-from paiute.simulate import (
+from paiute.analysis.simulate import (
     Comparison,
     SimulationConfig,
     SimulationReport,
@@ -28,6 +22,12 @@ from paiute.simulate import (
     simulate,
     simulate_deal,
 )
+from paiute.cli.main import main
+from paiute.combos import Category
+from paiute.errors import PaiuteError
+from paiute.observation import Observation
+from paiute.players import PLAYERS, PlayerInfo
+from paiute.rules import RuleSet
 
 # Deals with random bots are long (hundreds of actions); few rebuilds keep the tests quick.
 QUICK = RuleSet(max_rebuilds=1)

@@ -11,13 +11,7 @@ from pathlib import Path
 import pytest
 
 from paiute.actions import DRAW_STOCK, Action
-from paiute.cli.main import main
-from paiute.observation import Observation
-from paiute.parallel import ParallelError
-from paiute.players import PLAYERS, PlayerError, PlayerInfo
-from paiute.record import Record
-from paiute.rules import RuleSet
-from paiute.tournament import (
+from paiute.analysis.tournament import (
     TournamentConfig,
     TournamentError,
     TournamentResult,
@@ -26,6 +20,12 @@ from paiute.tournament import (
     run_tournament,
     seatings,
 )
+from paiute.cli.main import main
+from paiute.observation import Observation
+from paiute.parallel import ParallelError
+from paiute.players import PLAYERS, PlayerError, PlayerInfo
+from paiute.record import Record
+from paiute.rules import RuleSet
 
 # One stock and no rebuild: random players end a deal within a few dozen turns.
 FAST = RuleSet(max_rebuilds=0)
@@ -404,7 +404,7 @@ def test_cli_deals_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_margin_is_the_paired_difference_of_the_two_bots_chips_per_deal() -> None:
-    """paiute.tournament.margin: per board, bot 0's chips per seat less bot 1's; with every
+    """paiute.analysis.tournament.margin: per board, bot 0's chips per seat less bot 1's; with every
     board seating both bots equally often its mean is the difference of the standings."""
     result = run_tournament(["greedy", "random"], deals=6, players=4, seed=8, workers=1, seating="rotations")
     difference, interval = margin(result)

@@ -29,7 +29,10 @@ from paiute.errors import N_, ParseError
 
 __all__ = [
     "ACTIONS",
+    "CALL_BASE",
     "CALL_SIX",
+    "CALL_SIX_ID",
+    "DISCARD_BASE",
     "DRAW_DISCARD",
     "DRAW_STOCK",
     "NUM_ACTIONS",
@@ -80,12 +83,12 @@ class Action:
     @staticmethod
     def discard(card: Card) -> Action:
         """``discard C`` (R4.2)."""
-        return ACTIONS[_DISCARD_BASE + card]
+        return ACTIONS[DISCARD_BASE + card]
 
     @staticmethod
     def call(card: Card | None = None) -> Action:
         """``call C``: a five-card call putting down C (R6.2); ``call``: six cards (R6.3)."""
-        return CALL_SIX if card is None else ACTIONS[_CALL_BASE + card]
+        return CALL_SIX if card is None else ACTIONS[CALL_BASE + card]
 
     @staticmethod
     def from_id(action_id: int) -> Action:
@@ -132,8 +135,11 @@ class Action:
         return self.id < other.id
 
 
-_DISCARD_BASE = 2
-_CALL_BASE = 56
+#: ``discard C`` has the id DISCARD_BASE + C, ``call C`` CALL_BASE + C (C a card id).
+DISCARD_BASE = 2
+CALL_BASE = 56
+#: The id of ``call``, the six-card call: the last.
+CALL_SIX_ID = 110
 NUM_ACTIONS = 111
 
 #: Every action, indexed by id.
@@ -141,11 +147,11 @@ ACTIONS: tuple[Action, ...] = tuple(
     [
         Action(ActionKind.DRAW_STOCK, None, 0),
         Action(ActionKind.DRAW_DISCARD, None, 1),
-        *(Action(ActionKind.DISCARD, card, _DISCARD_BASE + card) for card in CARDS),
-        *(Action(ActionKind.CALL_FIVE, card, _CALL_BASE + card) for card in CARDS),
-        Action(ActionKind.CALL_SIX, None, 110),
+        *(Action(ActionKind.DISCARD, card, DISCARD_BASE + card) for card in CARDS),
+        *(Action(ActionKind.CALL_FIVE, card, CALL_BASE + card) for card in CARDS),
+        Action(ActionKind.CALL_SIX, None, CALL_SIX_ID),
     ]
 )
 DRAW_STOCK = ACTIONS[0]
 DRAW_DISCARD = ACTIONS[1]
-CALL_SIX = ACTIONS[110]
+CALL_SIX = ACTIONS[CALL_SIX_ID]

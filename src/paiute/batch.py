@@ -28,22 +28,22 @@ array([16080, 26368, 19712,     0], dtype=int32)
 (array([16080, 14112,     0,     0], dtype=int32), array([    0, 26368, 19712,     0], dtype=int32))
 
 How it is fast. Each row is read as three *pairs* of cards (the ``uint8`` array viewed as
-``uint16``, one 65,536-entry table per pair position, built from the 54-entry card tables of
-the wild set). A pair table entry packs the pair's rank class (one of the 105 unordered pairs
-of the 14 symbols: 13 ranks and "wild") in mixed radix 105, and its suit class (10 classes) in
-mixed radix 10, so the three lookups summed give, in one ``int32``, an exact index into a
-1,157,625-entry table of rank-based codes (the six-card combination, Five of a Kind in five
-of the six, and the best of the two) and a 1,000-entry table that says whether the row could
-hold a straight flush at all (some suit with its naturals plus the wild cards reaching five).
-Only those rows (an upper bound that counts a pair of two different suits as one card of
-every suit; about 6% of random holdings with four wild cards) build the per-suit 13-bit masks
-of their naturals, looked up with the wild count in an 8 x 8,192 table of the best straight
-flush. Rows go through in blocks of 65,536 with scratch arrays reused from block to block, so
-the work stays in cache and no large temporary is allocated (fresh memory costs page faults).
-The rank tables depend neither on the wild set nor on ``royal_high`` and are built once per
-process (a fraction of a second); the straight-flush table is built once per ``royal_high``;
-a new wild set only fills the three pair tables (well under a millisecond). On one core this
-evaluates about 100 million random holdings a second (``uint8`` input).
+``uint16``, one 65,536-entry table per pair position, built from the 54-entry card tables of the
+wild set). A pair table entry packs the pair's rank class (one of the 105 unordered pairs of the
+14 symbols: 13 ranks and "wild") in mixed radix 105, and its suit class (10 classes) in mixed
+radix 10, so the three lookups summed give, in one ``int32``, an exact index into a
+1,157,625-entry table of rank-based codes (the six-card combination, Five of a Kind in five of
+the six, and the best of the two) and a 1,000-entry table that says whether the row could hold a
+straight flush at all (some suit with its naturals plus the wild cards reaching five). Only
+those rows (an upper bound that counts a pair of two different suits as one card of every suit;
+a small share of random holdings) build the per-suit 13-bit masks of their naturals, looked up
+with the wild count in an 8 x 8,192 table of the best straight flush. Rows go through in blocks
+of 65,536 with scratch arrays reused from block to block, so the work stays in cache and no
+large temporary is allocated (fresh memory costs page faults). The rank tables depend neither on
+the wild set nor on ``royal_high`` and are built once per process (a fraction of a second); the
+straight-flush table is built once per ``royal_high``; a new wild set only fills the three pair
+tables (well under a millisecond). Its speed on random holdings is in benchmarks/README.md
+(``ours_batch``).
 
 Rows are not checked for repeated cards (that would cost more than the evaluation); like
 :class:`~paiute.evaluator.Evaluator`, a row with a repeated card is evaluated as given.
@@ -58,13 +58,13 @@ import numpy as np
 import numpy.typing as npt
 
 from paiute.cards import CARDS, Card, Rank
-from paiute.combos import Category
+from paiute.combos import CATEGORY_SHIFT, Category
 from paiute.evaluator import STRAIGHT_FLUSH_WINDOWS, rank_codes
 
 __all__ = ["BatchEvaluator"]
 
-# Codes, as in paiute.evaluator: category order (R5) << 12 | tie-break ranks, 4 bits each.
-_STRAIGHT_FLUSH = Category.STRAIGHT_FLUSH.order() << 12
+# Codes, as in paiute.evaluator: category order (R5) << CATEGORY_SHIFT | tie-break ranks, 4 bits each.
+_STRAIGHT_FLUSH = Category.STRAIGHT_FLUSH.order() << CATEGORY_SHIFT
 
 _CARD_COUNT = 54  # 52 naturals and two jokers (R1.1, R1.3)
 _WILD = 13  # the rank symbol of a wild card; rank symbols 0..12 are twos..aces
@@ -139,7 +139,7 @@ def _flush_table(royal_high: bool) -> npt.NDArray[np.int16]:
     """R5.2/R5.3 best straight flush among any five of six cards, indexed by one suit's 13-bit
     mask of naturals | the wild count << 13; 0 for an empty mask (a suit without naturals is
     not looked at, as in the evaluator)."""
-    royal = Category.ROYAL_FLUSH.order(royal_high) << 12
+    royal = Category.ROYAL_FLUSH.order(royal_high) << CATEGORY_SHIFT
     masks = np.arange(1 << 13, dtype=np.int64)
     popcount = np.zeros(masks.size, dtype=np.int64)
     for bit in range(13):

@@ -15,18 +15,53 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Protocol, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 from paiute.cards import Card
 from paiute.errors import N_, RecordError, format_message
 
-__all__ = ["Chance", "RecordedChance", "SecureChance", "SeededChance"]
+__all__ = ["Chance", "RecordedChance", "SecureChance", "SeedHash", "SeededChance", "derive_seed"]
 
 T = TypeVar("T")
+
+#: How :func:`derive_seed` turns its parts into a number.
+SeedHash = Literal["sha256", "blake2b", "random"]
+
+
+def derive_seed(*parts: object, separator: str = "/", method: SeedHash = "sha256", bits: int = 64) -> int:
+    """A seed of ``bits`` bits for one use (a deal's shuffle, a bot, a decision), derived from
+    ``parts`` (the purpose's name, the seed it comes from, indices...): the same on every
+    machine, in every process and run, and unrelated to the seeds of other parts.
+
+    The parts are written as text (``bytes`` as they are) and joined with ``separator``; then
+    ``method`` makes the number: ``"sha256"``, the first ``bits`` of their SHA-256 digest;
+    ``"blake2b"``, their BLAKE2b digest of ``bits`` bits; ``"random"``, the first ``bits``
+    drawn by ``random.Random`` seeded with them (which hashes them with SHA-512). Each caller
+    keeps the separator and method its seeds have always come from: another one would change
+    every game, tournament and review replayed from a seed.
+
+    >>> derive_seed("paiute-tournament", 7, 0, "deck") == derive_seed("paiute-tournament", 7, 0, "deck")
+    True
+    >>> derive_seed("paiute-tournament", 7, 0, "deck") != derive_seed("paiute-tournament", 7, 1, "deck")
+    True
+    >>> derive_seed("paiute-hint", "T1", 3, 0, separator=":", bits=48) < 2**48
+    True
+    """
+    if bits % 8 or not 8 <= bits <= 256:
+        raise ValueError(f"bits must be a multiple of 8 from 8 to 256, not {bits!r}")
+    data = separator.encode().join(part if isinstance(part, bytes) else str(part).encode() for part in parts)
+    if method == "sha256":
+        return int.from_bytes(hashlib.sha256(data).digest()[: bits // 8], "big")
+    if method == "blake2b":
+        return int.from_bytes(hashlib.blake2b(data, digest_size=bits // 8).digest(), "big")
+    if method == "random":
+        return random.Random(data).getrandbits(bits)
+    raise ValueError(f"unknown seed hash {method!r} (one of sha256, blake2b, random)")
 
 
 class Chance(Protocol):

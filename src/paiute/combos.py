@@ -25,7 +25,32 @@ from dataclasses import dataclass
 from paiute.cards import Rank
 from paiute.errors import N_, ParseError
 
-__all__ = ["Category", "Value"]
+__all__ = [
+    "CATEGORY_SHIFT",
+    "FIVE_OF_A_KIND_ORDER",
+    "FOUR_TWO_ORDER",
+    "PAIUTE_ORDER",
+    "ROYAL_FLUSH_ORDER",
+    "ROYAL_HIGH_ORDER",
+    "STRAIGHT_FLUSH_ORDER",
+    "THREE_THREE_ORDER",
+    "Category",
+    "Value",
+    "may_call",
+]
+
+#: An evaluator code (:attr:`Value.code`) is a category's order shifted left by this, plus the
+#: tie-break ranks, four bits each, high first; 0 means no combination.
+CATEGORY_SHIFT = 12
+#: Each category's order (:meth:`Category.order`), R5's order from the lowest: the top bits of
+#: its codes. ``ROYAL_HIGH_ORDER`` is the Royal Flush's under ``royal_high`` (R5.8).
+PAIUTE_ORDER = 1  # R5.6
+THREE_THREE_ORDER = 2  # R5.5
+FOUR_TWO_ORDER = 3  # R5.4
+STRAIGHT_FLUSH_ORDER = 4  # R5.3
+ROYAL_FLUSH_ORDER = 5  # R5.2
+FIVE_OF_A_KIND_ORDER = 6  # R5.1
+ROYAL_HIGH_ORDER = 7  # R5.8
 
 
 class Category(enum.Enum):
@@ -55,8 +80,13 @@ class Category(enum.Enum):
     def order(self, royal_high: bool = False) -> int:
         """Its place in R5's order, 1 (Paiute) to 6, or 7 for a ``royal_high`` Royal Flush."""
         if royal_high and self is Category.ROYAL_FLUSH:
-            return 7
+            return ROYAL_HIGH_ORDER
         return _ORDER[self]
+
+    @classmethod
+    def from_code(cls, code: int) -> Category:
+        """The category of a non-zero evaluator code (:attr:`Value.code`)."""
+        return _CATEGORY_BY_ORDER[code >> CATEGORY_SHIFT]
 
     @property
     def units(self) -> int:
@@ -65,7 +95,14 @@ class Category(enum.Enum):
 
 
 _SIX_CARD = frozenset({Category.FOUR_TWO, Category.THREE_THREE, Category.PAIUTE})
-_ORDER = {category: index + 1 for index, category in enumerate(Category)}
+_ORDER = {
+    Category.PAIUTE: PAIUTE_ORDER,
+    Category.THREE_THREE: THREE_THREE_ORDER,
+    Category.FOUR_TWO: FOUR_TWO_ORDER,
+    Category.STRAIGHT_FLUSH: STRAIGHT_FLUSH_ORDER,
+    Category.ROYAL_FLUSH: ROYAL_FLUSH_ORDER,
+    Category.FIVE_OF_A_KIND: FIVE_OF_A_KIND_ORDER,
+}
 _RANK_COUNTS = {
     Category.FIVE_OF_A_KIND: 1,
     Category.ROYAL_FLUSH: 0,
@@ -91,7 +128,25 @@ _UNITS = {
     Category.FIVE_OF_A_KIND: 5,
 }
 _CATEGORY_BY_ORDER = {order: category for category, order in _ORDER.items()}
-_CATEGORY_BY_ORDER[7] = Category.ROYAL_FLUSH
+_CATEGORY_BY_ORDER[ROYAL_HIGH_ORDER] = Category.ROYAL_FLUSH
+
+
+def may_call(code: int, highest: int, *, paiute_now: bool) -> bool:
+    """Whether a combination of evaluator code ``code`` may be called now: it is one (R6.1), a
+    Paiute only where ``paiute_now`` says R5.7 allows it (the caller's first turn, or the
+    option ``paiute_any_turn``), and it equals or beats ``highest``, the code of the highest
+    call so far, 0 before any (R6.4). The compiled core's twin is
+    :func:`paiute.compiled.rules.may_call`.
+
+    >>> paiute = Value.parse("paiute A K Q").code
+    >>> may_call(paiute, 0, paiute_now=True), may_call(paiute, 0, paiute_now=False)
+    (True, False)
+    >>> may_call(Value.parse("four_two 2 3").code, paiute, paiute_now=False)
+    True
+    >>> may_call(paiute, Value.parse("four_two 2 3").code, paiute_now=True)
+    False
+    """
+    return code > 0 and code >= highest and (code >> CATEGORY_SHIFT != PAIUTE_ORDER or paiute_now)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +188,7 @@ class Value:
     @property
     def code(self) -> int:
         """An integer that orders values exactly as R5 does (0 means no combination)."""
-        code = self.category.order(self.royal_high) << 12
+        code = self.category.order(self.royal_high) << CATEGORY_SHIFT
         shift = 8
         for rank in self.ranks:
             code |= int(rank) << shift
@@ -145,10 +200,9 @@ class Value:
         """The value of an evaluator code, ``None`` for 0 (no combination)."""
         if code == 0:
             return None
-        order = code >> 12
-        category = _CATEGORY_BY_ORDER[order]
+        category = Category.from_code(code)
         ranks = tuple(Rank((code >> shift) & 0xF) for shift in (8, 4, 0)[: category.rank_count])
-        return cls(category, ranks, royal_high=royal_high or order == 7)
+        return cls(category, ranks, royal_high=royal_high or code >> CATEGORY_SHIFT == ROYAL_HIGH_ORDER)
 
     # -- ordering --------------------------------------------------------------------------
 

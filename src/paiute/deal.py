@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from paiute.actions import (
-    _CALL_BASE,
-    _DISCARD_BASE,
     ACTIONS,
+    CALL_BASE,
     CALL_SIX,
+    DISCARD_BASE,
     DRAW_DISCARD,
     DRAW_STOCK,
     Action,
@@ -34,15 +34,13 @@ from paiute.actions import (
 )
 from paiute.cards import Card
 from paiute.chance import SeededChance
-from paiute.combos import Value
+from paiute.combos import Value, may_call
 from paiute.deal_state import DealState
 from paiute.errors import N_, IllegalActionError
 from paiute.events import CallMade, Event, Outcome, Phase
-from paiute.observation import Observation, observe
+from paiute.observation import Observation
 
 __all__ = ["CallMade", "Deal", "Event", "Outcome", "Phase"]
-
-_PAIUTE_ORDER = 1  # Category.PAIUTE.order(): the top bits of a Paiute's code
 
 
 class Deal(DealState):
@@ -69,7 +67,7 @@ class Deal(DealState):
             return []
         hand = self._hands[self._seat]
         taken = self._taken
-        actions = [ACTIONS[_DISCARD_BASE + card] for card in sorted(hand) if card != taken]
+        actions = [ACTIONS[DISCARD_BASE + card] for card in sorted(hand) if card != taken]
         actions.extend(self._legal_calls(hand, taken))
         return actions
 
@@ -84,9 +82,8 @@ class Deal(DealState):
                     continue
                 shown = [other for other in hand if other != card]
                 if evaluator.code(shown) >= floor:
-                    yield ACTIONS[_CALL_BASE + card]
-        code = evaluator.code(hand)
-        if code >= floor and (code >> 12 != _PAIUTE_ORDER or self._paiute_ok()):
+                    yield ACTIONS[CALL_BASE + card]
+        if may_call(evaluator.code(hand), floor, paiute_now=self._paiute_ok()):  # R5.7, R6.4
             yield CALL_SIX
 
     def _paiute_ok(self) -> bool:
@@ -174,7 +171,7 @@ class Deal(DealState):
             return IllegalActionError(
                 "R6.3", N_("{cards} make no six-card combination (R5.4-R5.6)"), text, cards=tuple(hand)
             )
-        if code >> 12 == _PAIUTE_ORDER and not self._paiute_ok():
+        if not may_call(code, 0, paiute_now=self._paiute_ok()):  # R5.7 (R6.4: _below_highest)
             return IllegalActionError(
                 "R5.7", N_("a Paiute may be called only on the caller's first turn"), text
             )
@@ -297,4 +294,39 @@ class Deal(DealState):
 
     def observation(self, seat: int | None) -> Observation:
         """What ``seat`` may see now (R9); ``None`` for a spectator."""
-        return observe(self, seat)
+        if seat is not None and not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat!r} is not one of the {self.players} seats")
+        my_turn = seat == self.current_seat and not self.is_over
+        if seat is None:
+            first_turn = False
+        elif my_turn:
+            first_turn = self.is_first_turn
+        else:
+            first_turn = self.draws(seat) == 0
+        return Observation(
+            seat=seat,
+            rules=self.rules,
+            players=self.players,
+            dealer=self.dealer,
+            current_seat=self.current_seat,
+            phase=self.phase,
+            balances=self.balances,
+            pot=self.pot,
+            upcard=self.upcard,
+            initial_discard=self.initial_discard,
+            wild_cards=tuple(sorted(self.wild_cards)),
+            stock_size=self.stock_size,
+            stock_bottom=self.stock_bottom,
+            rebuilds=self.rebuilds,
+            discard_pile=self.discard_pile,
+            hand=() if seat is None else self.hand(seat),
+            hand_sizes=tuple(self.hand_size(s) for s in range(self.players)),
+            known_cards=tuple(self.known_cards(s) for s in range(self.players)),
+            taken_card=self.taken_card,
+            first_turn=first_turn,
+            calls=self.calls,
+            highest_call=self.highest_call,
+            history=self.history_seen_by(seat),
+            legal_actions=tuple(self.legal_actions()) if my_turn else (),
+            outcome=self.outcome,
+        )

@@ -28,11 +28,9 @@ from paiute.errors import PaiuteError
 from paiute.evaluator import Evaluator
 from paiute.events import CallMade, Event, Outcome, Phase
 from paiute.observation import Observation
-from paiute.rules import RuleSet
+from paiute.rules import HAND_SIZE, RuleSet
 
 __all__ = ["HAND_SIZE", "DealState"]
-
-HAND_SIZE = 5  # R2.5
 
 
 class DealState:
@@ -186,7 +184,7 @@ class DealState:
         deal._discard = list(observation.discard_pile)
         deal._upcard_in_stock = observation.stock_bottom is not None
         deal._seat = observation.current_seat
-        deal._phase = Phase(observation.phase)
+        deal._phase = observation.phase
         deal._taken = observation.taken_card
         deal._draws = [0] * players
         deal._events = list(observation.history)

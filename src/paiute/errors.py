@@ -26,6 +26,7 @@ __all__ = [
     "PaiuteError",
     "ParseError",
     "RecordError",
+    "ReplayError",
     "RulesError",
     "plain_text",
     "shorten",
@@ -146,6 +147,44 @@ class IllegalActionError(PaiuteError):
         ValueError.__init__(self, f"{rule} {self.reason}")
         self.message_id = reason
         self.params = params
+
+
+class ReplayError(IllegalActionError):
+    """A record action that breaks a rule: where it is, its text and the rule (RECORD.md).
+
+    Raised by :meth:`paiute.record.Record.replay` (and importable from :mod:`paiute.record`).
+    """
+
+    def __init__(
+        self,
+        deal: int,
+        action: int,
+        text: str,
+        rule: str,
+        reason: str,
+        *,
+        cause: IllegalActionError | None = None,
+    ) -> None:
+        super().__init__(rule, reason, text)
+        if cause is not None:
+            # Keep the template of the rule explanation, so that interfaces can translate it.
+            self.message_id, self.params = cause.message_id, cause.params
+        self.deal = deal
+        self.index = action
+        self.text = text
+        self.args = (f'deal {deal}, action {action} "{text}": {rule} {reason}',)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "deal": self.deal,
+            "action": self.index,
+            "text": self.text,
+            "rule": self.rule,
+            "message": str(self),
+        }
 
 
 class RecordError(PaiuteError):

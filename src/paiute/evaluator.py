@@ -34,7 +34,18 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from paiute.cards import CARDS, Card, Rank, Suit, format_cards
-from paiute.combos import Category, Value
+from paiute.combos import (
+    CATEGORY_SHIFT,
+    FIVE_OF_A_KIND_ORDER,
+    FOUR_TWO_ORDER,
+    PAIUTE_ORDER,
+    ROYAL_FLUSH_ORDER,
+    ROYAL_HIGH_ORDER,
+    STRAIGHT_FLUSH_ORDER,
+    THREE_THREE_ORDER,
+    Category,
+    Value,
+)
 from paiute.errors import PaiuteError
 
 __all__ = ["STRAIGHT_FLUSH_WINDOWS", "Call", "Evaluator", "Placed", "format_arranged", "rank_codes"]
@@ -44,14 +55,14 @@ _WILD_UNIT = 1 << _WILD_SHIFT
 _RANK_UNIT = tuple(1 << (3 * r) for r in range(13))
 _SUIT_MASK = 0x1FFF
 
-# Codes: category order (R5) << 12 | tie-break ranks, 4 bits each, high first.
-_PAIUTE = 1 << 12
-_THREE_THREE = 2 << 12
-_FOUR_TWO = 3 << 12
-_STRAIGHT_FLUSH = 4 << 12
-_ROYAL = 5 << 12
-_FIVE_KIND = 6 << 12
-_ROYAL_HIGH = 7 << 12
+# Codes: category order (R5) << CATEGORY_SHIFT | tie-break ranks, 4 bits each, high first.
+_PAIUTE = PAIUTE_ORDER << CATEGORY_SHIFT
+_THREE_THREE = THREE_THREE_ORDER << CATEGORY_SHIFT
+_FOUR_TWO = FOUR_TWO_ORDER << CATEGORY_SHIFT
+_STRAIGHT_FLUSH = STRAIGHT_FLUSH_ORDER << CATEGORY_SHIFT
+_ROYAL = ROYAL_FLUSH_ORDER << CATEGORY_SHIFT
+_FIVE_KIND = FIVE_OF_A_KIND_ORDER << CATEGORY_SHIFT
+_ROYAL_HIGH = ROYAL_HIGH_ORDER << CATEGORY_SHIFT
 
 # R5.3: the ten straight-flush windows as 13-bit rank masks (bit 0 = two), best first.
 STRAIGHT_FLUSH_WINDOWS: tuple[tuple[int, int], ...] = tuple(

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from paiute.cards import Card, Rank, Suit, parse_cards
 from paiute.combos import Category, Value
-from paiute.errors import N_, IllegalActionError, Message, PaiuteError, ParseError
+from paiute.errors import N_, IllegalActionError, Message, PaiuteError, ParseError, ReplayError
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -63,7 +63,7 @@ LOCALE_DIR = Path(__file__).with_name("locale")
 
 # Bengali text writes numbers in Bengali digits (CLDR's default numbering system for bn);
 # the other three use the ASCII digits. No grouping separators anywhere: the numbers people
-# see (seats, chips, counts) are small, and English output stays exactly as it always was.
+# see (seats, chips, counts) are small, and English output keeps its plain ASCII digits.
 _DIGITS: Mapping[str, str] = {"bn": "০১২৩৪৫৬৭৮৯"}
 _DECIMAL_SIGN: Mapping[str, str] = {"ro": ","}
 
@@ -462,8 +462,6 @@ class Translator:
 
         A message built without a template (a finished English text) stays English.
         """
-        from paiute.record import ReplayError
-
         reason = self.gettext(error.message_id, **error.params)
         if isinstance(error, ReplayError):
             return self.gettext(

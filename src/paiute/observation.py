@@ -8,18 +8,15 @@ hand, so the stock order and other seats' unshown cards (R9.2, R9.3) never enter
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from paiute.actions import Action
 from paiute.cards import Card, format_cards
 from paiute.combos import Value
-from paiute.events import CallMade, Event, Outcome
+from paiute.evaluator import Call, Evaluator
+from paiute.events import CallMade, Event, Outcome, Phase
 from paiute.rules import RuleSet
 
-if TYPE_CHECKING:
-    from paiute.deal import Deal
-
-__all__ = ["Observation", "history_entry_json", "observe", "seen_cards"]
+__all__ = ["Observation", "history_entry_json", "legal_calls", "seen_cards"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +28,7 @@ class Observation:
     players: int
     dealer: int
     current_seat: int
-    phase: str
+    phase: Phase
     balances: tuple[int, ...]
     pot: int
     upcard: Card | None
@@ -54,7 +51,7 @@ class Observation:
 
     @property
     def is_my_turn(self) -> bool:
-        return self.seat == self.current_seat and self.phase != "over"
+        return self.seat == self.current_seat and self.phase is not Phase.OVER
 
     def to_json(self, *, history: bool = True) -> dict[str, object]:
         """A JSON-ready dict (cards in canonical text; values in RECORD.md's form).
@@ -76,7 +73,7 @@ class Observation:
             "players": self.players,
             "dealer": self.dealer,
             "current_seat": self.current_seat,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "balances": list(self.balances),
             "pot": self.pot,
             "upcard": card(self.upcard),
@@ -109,7 +106,7 @@ class Observation:
     def __str__(self) -> str:
         who = "spectator" if self.seat is None else f"seat {self.seat}"
         lines = [
-            f"{who}: {self.phase}, seat {self.current_seat} to act, dealer {self.dealer}",
+            f"{who}: {self.phase.value}, seat {self.current_seat} to act, dealer {self.dealer}",
             f"upcard {self.upcard if self.upcard is not None else '-'}, wild "
             f"{format_cards(self.wild_cards)}, stock {self.stock_size}, pot {self.pot}",
             f"discard pile: {format_cards(self.discard_pile) or '(empty)'}",
@@ -134,44 +131,20 @@ def history_entry_json(event: Event) -> dict[str, object]:
     }
 
 
-def observe(deal: Deal, seat: int | None) -> Observation:
-    """Build ``seat``'s observation of ``deal`` (R9)."""
-    if seat is not None and not 0 <= seat < deal.players:
-        raise ValueError(f"seat {seat!r} is not one of the {deal.players} seats")
-    my_turn = seat == deal.current_seat and not deal.is_over
-    if seat is None:
-        first_turn = False
-    elif my_turn:
-        first_turn = deal.is_first_turn
-    else:
-        first_turn = deal.draws(seat) == 0
-    return Observation(
-        seat=seat,
-        rules=deal.rules,
-        players=deal.players,
-        dealer=deal.dealer,
-        current_seat=deal.current_seat,
-        phase=deal.phase.value,
-        balances=deal.balances,
-        pot=deal.pot,
-        upcard=deal.upcard,
-        initial_discard=deal.initial_discard,
-        wild_cards=tuple(sorted(deal.wild_cards)),
-        stock_size=deal.stock_size,
-        stock_bottom=deal.stock_bottom,
-        rebuilds=deal.rebuilds,
-        discard_pile=deal.discard_pile,
-        hand=() if seat is None else deal.hand(seat),
-        hand_sizes=tuple(deal.hand_size(s) for s in range(deal.players)),
-        known_cards=tuple(deal.known_cards(s) for s in range(deal.players)),
-        taken_card=deal.taken_card,
-        first_turn=first_turn,
-        calls=deal.calls,
-        highest_call=deal.highest_call,
-        history=deal.history_seen_by(seat),
-        legal_actions=tuple(deal.legal_actions()) if my_turn else (),
-        outcome=deal.outcome,
-    )
+def legal_calls(observation: Observation, evaluator: Evaluator) -> list[Call]:
+    """Every call the seat may make now (R6), best first; calls of equal value stay in the
+    order of the legal actions. ``evaluator`` must hold the deal's wild cards (R3) and
+    ``royal_high`` (R5.8). The call's action is ``Action.call(call.discard)``."""
+    calls = []
+    for action in observation.legal_actions:
+        if not action.kind.is_call:
+            continue
+        shown = tuple(card for card in observation.hand if card != action.card)
+        value = evaluator.value(shown)
+        if value is not None:  # always, for a legal call (R6.1)
+            calls.append(Call(value, shown, action.card))
+    calls.sort(key=lambda call: call.value, reverse=True)
+    return calls
 
 
 def seen_cards(observation: Observation) -> frozenset[Card]:

@@ -95,7 +95,7 @@ def draw_groups(hand: Sequence[Card], unseen: Unseen) -> list[tuple[Card, Sequen
 @dataclass(frozen=True, slots=True)
 class Out:
     """Unseen cards that, drawn to the hand, make a call of the same best ``code``
-    (:mod:`paiute.evaluator`'s codes: category order << 12 | tie-break ranks)."""
+    (:mod:`paiute.evaluator`'s codes: category order << CATEGORY_SHIFT | tie-break ranks)."""
 
     cards: Sequence[Card]
     code: int

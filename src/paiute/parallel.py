@@ -170,7 +170,7 @@ def _import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise ParallelError("the ray backend needs Ray: pip install ray") from None
+        raise ParallelError("the ray backend needs Ray: pip install 'paiute[cluster]'") from None
     return ray
 
 

@@ -33,7 +33,7 @@ from paiute.actions import Action
 from paiute.cards import Card, pack
 from paiute.chance import RecordedChance
 from paiute.deal import CallMade, Deal
-from paiute.errors import N_, Excerpt, IllegalActionError, PaiuteError, RecordError
+from paiute.errors import N_, Excerpt, IllegalActionError, PaiuteError, RecordError, ReplayError
 from paiute.match import Match
 from paiute.record_file import MAX_RECORD_BYTES, parse_json, read_bytes, select_json
 from paiute.rules import RuleSet
@@ -56,41 +56,6 @@ FORMAT = "paiute-record/1"
 MAX_NAME = 100
 #: Longer than any action text ("call Ah Kh Qh Jh Th 2c" with wide card forms).
 MAX_ACTION = 80
-
-
-class ReplayError(IllegalActionError):
-    """A record action that breaks a rule: where it is, its text and the rule (RECORD.md)."""
-
-    def __init__(
-        self,
-        deal: int,
-        action: int,
-        text: str,
-        rule: str,
-        reason: str,
-        *,
-        cause: IllegalActionError | None = None,
-    ) -> None:
-        super().__init__(rule, reason, text)
-        if cause is not None:
-            # Keep the template of the rule explanation, so that interfaces can translate it.
-            self.message_id, self.params = cause.message_id, cause.params
-        self.deal = deal
-        self.index = action
-        self.text = text
-        self.args = (f'deal {deal}, action {action} "{text}": {rule} {reason}',)
-
-    def __str__(self) -> str:
-        return str(self.args[0])
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "deal": self.deal,
-            "action": self.index,
-            "text": self.text,
-            "rule": self.rule,
-            "message": str(self),
-        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,19 +25,29 @@ from typing import Any
 from paiute.cards import CARDS, JOKERS, Card
 from paiute.errors import N_, Message, RulesError
 
-__all__ = ["DEFAULT_MAX_TURNS", "MAX_SEATS", "MIN_PLAYERS", "OPTIONS", "PRESETS", "Option", "RuleSet"]
+__all__ = [
+    "DEFAULT_MAX_TURNS",
+    "HAND_SIZE",
+    "MAX_SEATS",
+    "MIN_PLAYERS",
+    "OPTIONS",
+    "PRESETS",
+    "Option",
+    "RuleSet",
+]
 
 MIN_PLAYERS = 2
 #: The most seats any table may have (R2.1: ``max_players`` is at most 8).
 MAX_SEATS = 8
 #: Turns without a call after which a program that needs a bounded deal (every learning
 #: interface and the batch simulator) cuts it, settled as a dead deal (R8.5): R4.7 alone does
-#: not make a deal finite (docs/rules.md, reading 14). Random play averages about 280 turns
-#: with two players; bots call within a few dozen.
+#: not make a deal finite (docs/rules.md, reading 14). Far beyond the length of a deal of random
+#: play, and further beyond one of bots (docs/openspiel.md has the figures).
 DEFAULT_MAX_TURNS = 1000
 #: Cards that R4.6 says are always outside the hands.
 _CARDS_OUTSIDE_HANDS = 3
-_HAND_SIZE = 5
+#: Cards dealt to each hand (R2.5).
+HAND_SIZE = 5
 
 
 @dataclass(frozen=True)
@@ -308,7 +318,7 @@ class RuleSet:
                 high=self.max_players,
                 most=MAX_SEATS,
             )
-        needed = players * _HAND_SIZE + 1 + _CARDS_OUTSIDE_HANDS
+        needed = players * HAND_SIZE + 1 + _CARDS_OUTSIDE_HANDS
         if needed > self.pack_size:
             raise RulesError(
                 N_("R4.6 a pack of {size} cards is too small for {players} players"),

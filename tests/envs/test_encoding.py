@@ -180,7 +180,7 @@ def check_against_observation(encoder: ObservationEncoder, deal: Deal, seat: int
     assert scalar(encoder, vector, "stock_bottom") == (obs.stock_bottom is not None)
     assert scalar(encoder, vector, "first_turn") == obs.first_turn
     assert scalar(encoder, vector, "my_turn") == obs.is_my_turn
-    assert scalar(encoder, vector, f"phase_{obs.phase}") == 1.0
+    assert scalar(encoder, vector, f"phase_{obs.phase.value}") == 1.0
     assert scalar(encoder, vector, "call_made") == bool(obs.calls)
     if obs.highest_call is not None:
         assert round(scalar(encoder, vector, "highest_value") * (8 << 12)) == obs.highest_call.code

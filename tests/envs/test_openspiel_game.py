@@ -433,7 +433,7 @@ def _script() -> ModuleType:
 
 
 def test_the_playthrough_regenerates_line_by_line() -> None:
-    assert PLAYTHROUGH.is_file(), "run scripts/make_openspiel_playthrough.py"
+    assert PLAYTHROUGH.is_file(), "run scripts/make_openspiel_playthrough.py --write"
     original = PLAYTHROUGH.read_text(encoding="utf-8")
     again = _script().replay(original)
     original_lines, again_lines = original.splitlines(), again.splitlines()

@@ -3,31 +3,36 @@
 A deal in which ``max_turns`` turns (default :data:`paiute.rules.DEFAULT_MAX_TURNS`) have been
 played without a call is cut and settled as a dead deal (R8.5): at a fresh table every seat
 gets 0. After a call the last round (R7.2) is played out. The PettingZoo and Gymnasium
-environments, the OpenSpiel game and the batch simulator share the default and the
-settlement; the batch simulator's compiled kernels still cut after a call too (the expected
-failure at the end says what they need).
+environments and the OpenSpiel game cut with :mod:`paiute.envs.truncation`, the batch
+simulator with its compiled twin (``paiute.compiled.rules``); all share the default and the
+settlement.
 """
 
 from __future__ import annotations
 
 import inspect
+import random
 
 import numpy as np
 
 from paiute.actions import ACTIONS, Action
+from paiute.chance import SeededChance
+from paiute.deal import Deal, Phase
 from paiute.envs.batch_sim import BatchSimulator, rule_params, run_parallel
 from paiute.envs.gymnasium import PaiuteEnv
 from paiute.envs.openspiel import GameSettings, load_game
 from paiute.envs.pettingzoo import raw_env
-from paiute.envs.table import Table
+from paiute.envs.table import EnvTable
+from paiute.envs.truncation import cut_outcome, past_max_turns
 from paiute.observation import Observation
 from paiute.rules import DEFAULT_MAX_TURNS, RuleSet
+from paiute.settlement import collect_stakes, settle
 
 GAMERULES = RuleSet.from_preset("gamerules")  # an open discard pile from the start (R2.7)
 
 
 def test_one_default_max_turns_everywhere() -> None:
-    for function in (raw_env, PaiuteEnv, Table, BatchSimulator, run_parallel, rule_params):
+    for function in (raw_env, PaiuteEnv, EnvTable, BatchSimulator, run_parallel, rule_params):
         assert inspect.signature(function).parameters["max_turns"].default == DEFAULT_MAX_TURNS, function
     assert GameSettings.from_parameters({}).max_turns == DEFAULT_MAX_TURNS
     assert raw_env().table.max_turns == PaiuteEnv().table.max_turns == DEFAULT_MAX_TURNS
@@ -187,3 +192,43 @@ def test_end_of_deal_infos_are_alike_in_both_environments() -> None:
     assert set(gymnasium_info) - {"action_mask"} == set(pettingzoo_info)
     for key in ("end", "rule", "rewards", "pot", "winners", "turns"):
         assert gymnasium_info[key] == pettingzoo_info[key], key
+
+
+def test_r4_7_past_max_turns_cuts_a_deal_only_where_a_turn_would_start() -> None:
+    deal = Deal.new(GAMERULES, 3, dealer=2, chance=SeededChance(5))
+    assert not past_max_turns(deal, turns=0, max_turns=1)
+    assert past_max_turns(deal, turns=1, max_turns=1)
+    assert past_max_turns(deal, turns=2, max_turns=1)
+    deal.apply(deal.legal_actions()[0])  # the seat has drawn: its turn is under way
+    assert not past_max_turns(deal, turns=1, max_turns=1)
+
+
+def a_deal_after_a_call() -> Deal:
+    """A deal in its last round (R7.2): someone has called and the next seat is to draw."""
+    for seed in range(200):
+        deal = Deal.new(GAMERULES, 3, dealer=2, chance=SeededChance(seed))
+        rng = random.Random(seed)
+        while not deal.is_over:
+            if deal.calls and deal.phase is Phase.DRAW:
+                return deal
+            actions = deal.legal_actions()
+            calls = [action for action in actions if action.kind.is_call]
+            deal.apply(calls[0] if calls else rng.choice(actions))
+    raise AssertionError("no deal in the range has a call before its dealer's turn")
+
+
+def test_r7_2_past_max_turns_never_cuts_the_last_round() -> None:
+    deal = a_deal_after_a_call()
+    assert not past_max_turns(deal, turns=10**6, max_turns=1)
+
+
+def test_r8_5_a_cut_deal_is_settled_as_a_dead_one() -> None:
+    deal = Deal.new(GAMERULES, 3, dealer=2, chance=SeededChance(5))
+    outcome = cut_outcome(deal)
+    assert outcome.dead
+    assert outcome.winners == ()
+    balances, pot = collect_stakes(GAMERULES, [0, 0, 0], 0)
+    assert settle(GAMERULES, outcome, balances, pot, deal.dealer) == (balances, pot)  # the pot stays
+    called = a_deal_after_a_call()
+    assert cut_outcome(called).calls == called.calls
+    assert cut_outcome(called).dead

@@ -1,4 +1,4 @@
-"""``paiute hint``: the best move at one position of a record, and why (paiute.hint)."""
+"""``paiute hint``: the best move at one position of a record, and why (paiute.analysis.hint)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import json
 import sys
 from typing import Any
 
+from paiute.analysis.hint import DEFAULT_DRAW_PLAYOUTS, DEFAULT_PLAYOUTS, PositionError, hint, position_before
 from paiute.cli.common import add_record_arguments, read_record
 from paiute.errors import N_, RecordError
-from paiute.hint import DEFAULT_DRAW_PLAYOUTS, DEFAULT_PLAYOUTS, PositionError, hint, position_before
 from paiute.i18n import Translator, translator
 from paiute.players.base import MAX_ITERATIONS
 from paiute.record import ReplayError

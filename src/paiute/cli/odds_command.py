@@ -9,10 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from paiute.cli.common import args_translator, localized_digits
-from paiute.errors import N_, PaiuteError
-from paiute.i18n import Translator, translator
-from paiute.odds import (
+from paiute.analysis.odds import (
     POLICY,
     WILD_OPTIONS,
     FirstDrawOdds,
@@ -23,8 +20,11 @@ from paiute.odds import (
     monte_carlo_first_draw,
     monte_carlo_turns,
 )
+from paiute.analysis.simulate import require_sim_extra
+from paiute.cli.common import args_translator, localized_digits
+from paiute.errors import N_, PaiuteError
+from paiute.i18n import Translator, translator
 from paiute.rules import MAX_SEATS, MIN_PLAYERS
-from paiute.simulate import require_sim_extra
 
 _EPILOG = N_("""\
 After the first draw: the six cards a player holds after its first draw (five dealt, one drawn

@@ -8,13 +8,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from paiute.cli.common import add_record_arguments, args_translator, localized_digits
-from paiute.cli.replay_command import load_replayed
-from paiute.errors import N_
-from paiute.i18n import Translator, translator
-from paiute.players.base import MAX_ITERATIONS
-from paiute.record import Record
-from paiute.review import (
+from paiute.analysis.review import (
     DEFAULT_PLAYOUTS,
     MARK_WORDS,
     Decision,
@@ -24,6 +18,12 @@ from paiute.review import (
     action_words,
     review_record,
 )
+from paiute.cli.common import add_record_arguments, args_translator, localized_digits
+from paiute.cli.replay_command import load_replayed
+from paiute.errors import N_
+from paiute.i18n import Translator, translator
+from paiute.players.base import MAX_ITERATIONS
+from paiute.record import Record
 
 _EPILOG = N_("""\
 Every decision of the chosen seats (a turn point with more than one legal action) is

@@ -10,21 +10,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from paiute.cli.common import (
-    add_rule_arguments,
-    args_translator,
-    check_output_dir,
-    localized_digits,
-    option_value_text,
-    rule_options,
-    stop_on_interrupt,
-)
-from paiute.errors import N_, PaiuteError
-from paiute.i18n import Translator, translator
-from paiute.odds import category_order
-from paiute.parallel import BACKENDS, default_workers, ray_cluster
-from paiute.rules import MAX_SEATS, MIN_PLAYERS, RuleSet
-from paiute.simulate import (
+from paiute.analysis.odds import category_order
+from paiute.analysis.simulate import (
     Comparison,
     Difference,
     Estimate,
@@ -38,6 +25,19 @@ from paiute.simulate import (
     require_sim_extra,
     simulate,
 )
+from paiute.cli.common import (
+    add_rule_arguments,
+    args_translator,
+    check_output_dir,
+    localized_digits,
+    option_value_text,
+    rule_options,
+    stop_on_interrupt,
+)
+from paiute.errors import N_, PaiuteError
+from paiute.i18n import Translator, translator
+from paiute.parallel import BACKENDS, default_workers, ray_cluster
+from paiute.rules import MAX_SEATS, MIN_PLAYERS, RuleSet
 
 _EPILOG = N_("""\
 Every deal is independent and seeded from (--seed, its index), its dealer is seat index mod
@@ -368,7 +368,7 @@ def _print_report(report: SimulationReport, elapsed: float, tr: Translator) -> N
     table.add_column("n", justify="right")
     for fact in report.facts:
         if fact.group == "deal":
-            # The facts' own names come from paiute.simulate (English, as in --json).
+            # The facts' own names come from paiute.analysis.simulate (English, as in --json).
             table.add_row(
                 tr.message(fact.title), _show(fact, estimates[fact.key], tr), tr.number(estimates[fact.key].n)
             )

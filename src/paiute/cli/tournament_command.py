@@ -12,6 +12,14 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from paiute.analysis.tournament import (
+    BACKENDS,
+    SEATINGS,
+    TournamentError,
+    TournamentResult,
+    run_tournament,
+    seating_count,
+)
 from paiute.cli.common import (
     add_rule_arguments,
     args_translator,
@@ -24,14 +32,6 @@ from paiute.combos import Category
 from paiute.errors import N_
 from paiute.i18n import Translator, translator
 from paiute.parallel import ray_cluster
-from paiute.tournament import (
-    BACKENDS,
-    SEATINGS,
-    TournamentError,
-    TournamentResult,
-    run_tournament,
-    seating_count,
-)
 from paiute.tui.preparing import BotPreparation
 
 _EPILOG = N_("""\
@@ -191,7 +191,7 @@ def _backend(backend: str, address: str | None, workers: int | None, tr: Transla
 def _prepare(bots: list[str], errors: Any, stop: threading.Event, tr: Translator) -> None:
     """Compile (or load) the search kernels of the bots that need them here, once, before the
     workers start, saying so on standard error as ``paiute play`` does (no silent wait of
-    minutes after a fresh install, issue 11): the workers then load them from the disk cache
+    minutes after a fresh install): the workers then load them from the disk cache
     in a second each. Ctrl-C stops the wait, and the tournament reports its zero boards."""
     preparation = BotPreparation.of_bots(bots)
     shown = False

@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from paiute.actions import ActionKind
-from paiute.compiled._jit import inline, jit
+from paiute.compiled.compilation import inline, jit
 from paiute.compiled.greedy import greedy_action
 from paiute.compiled.greedy_score import GREEDY_WORK, W_TIED, W_TIES
 from paiute.compiled.rng import below, seed_deal, uniform

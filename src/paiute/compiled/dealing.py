@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from paiute.compiled._jit import inline, jit
+from paiute.compiled.compilation import inline, jit
 from paiute.compiled.rng import below
 from paiute.compiled.state import (
     DRAW,

@@ -15,7 +15,7 @@ act may see (R9), from the state of deal ``d``:
   as on any determinization of it (``tests/test_compiled_greedy.py``).
 
 The numbers are greedy's own: the binomial tails, the category weights and the shares of
-calls come as tables built by the functions of :mod:`paiute.scoring` that the Python player
+calls come as tables built by the functions of :mod:`paiute.greedy_weights` that the Python player
 calls, and the sums (the outs in :func:`paiute.outs.draw_groups`'s order, the potential,
 :meth:`win_chance`, the 0.01 danger term, the 1e-12 and 1e-9 tolerances) are made in the
 same order with the same operations, so that both compute the same floating-point numbers
@@ -33,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from paiute.compiled._jit import inline, jit
+from paiute.combos import CATEGORY_SHIFT
+from paiute.compiled.compilation import inline, jit
 from paiute.compiled.greedy_score import (
     G_HORIZON,
     GREEDY_WORK,
@@ -53,7 +54,7 @@ from paiute.compiled.greedy_score import (
     hand_score,
 )
 from paiute.compiled.rng import below
-from paiute.compiled.rules import legal_actions
+from paiute.compiled.rules import legal_actions, may_call
 from paiute.compiled.state import (
     CALL_BASE,
     CALL_SIX_ID,
@@ -66,7 +67,7 @@ from paiute.compiled.state import (
     P_UNDER,
 )
 from paiute.compiled.tables import card_bits, card_key, five_code, rank_lookup
-from paiute.scoring import PAIUTE
+from paiute.greedy_weights import PAIUTE
 
 __all__ = ["GREEDY_WORK", "W_TIED", "W_TIES", "greedy_action", "greedy_move", "greedy_tables"]
 
@@ -131,7 +132,7 @@ def _best_keep(
 def _best_call_code(
     s: Any, tables: Any, work: Any, d: int, key: int, bits: int, count: int, forbidden: int, paiute_ok: bool
 ) -> int:
-    """``_Table.best_call_code`` of the six cards ``work[W_HELD:][:count]``: the best call
+    """``GreedyPosition.best_call_code`` of the six cards ``work[W_HELD:][:count]``: the best call
     they may make now (R6), 0 for none; never putting down ``forbidden`` (R4.3, R6.2)."""
     if best_code(tables, key, bits) == 0:
         return 0
@@ -139,7 +140,7 @@ def _best_call_code(
     wild = s.wild[d]
     best = 0
     six, _ = rank_lookup(tables, key)
-    if six and ((six >> 12) != PAIUTE or paiute_ok) and six >= floor:  # R5.7, R6.4
+    if may_call(six, floor, paiute_ok):  # R5.7, R6.4
         best = six
     for i in range(count):
         card = work[W_HELD + i]
@@ -161,13 +162,13 @@ def _called(s: Any, d: int, seat: int) -> bool:
 
 @inline
 def _win_chance(s: Any, p: Any, g: Any, work: Any, d: int, code: int) -> float:
-    """``_Table.win_chance``: the estimated chance that no player still to have a turn
+    """``GreedyPosition.win_chance``: the estimated chance that no player still to have a turn
     (R7.2) beats ``code``."""
     seat = s.seat[d]
     players = p[P_PLAYERS]
     wilds = bit_count(s.wild[d])
     chance = 1.0
-    order = code >> 12
+    order = code >> CATEGORY_SHIFT
     top = (code >> 8) & 0xF
     share = g[1][order, top]
     paiute_first = p[P_PAIUTE_ANY] == 0
@@ -191,7 +192,7 @@ def _win_chance(s: Any, p: Any, g: Any, work: Any, d: int, code: int) -> float:
 
 @inline
 def _survey(s: Any, p: Any, work: Any, d: int, seat: int) -> None:
-    """What ``_Table`` and ``Unseen.of`` work out once a decision: the cards the seat has not
+    """What ``GreedyPosition`` and ``Unseen.of`` work out once a decision: the cards the seat has not
     seen (the pack less its hand, the pile, the shown calls, the cards known to be in hands,
     the upcard where it lies face up: ``paiute.observation.seen_cards``) and the cards
     known to be in each hand."""
@@ -232,7 +233,7 @@ def _survey(s: Any, p: Any, work: Any, d: int, seat: int) -> None:
 
 @inline
 def _danger(s: Any, p: Any, work: Any, d: int, seat: int) -> int:
-    """``greedy._danger``: the natural cards known to be in the hand of the next player to
+    """``greedy.ranks_next_seat_collects``: the natural cards known to be in the hand of the next player to
     draw (cards taken from the pile, R4.5), as a card mask."""
     players = p[P_PLAYERS]
     following = (seat + 1) % players
@@ -323,8 +324,8 @@ def greedy_action(s: Any, tables: Any, g: Any, p: Any, d: int, work: Any) -> int
     if call >= 0:
         if last_round:
             return call  # R7.2: the last turn; a call that is legal equals or beats (R6.4)
-        if (code >> 12) == PAIUTE and not paiute_any:
-            return call  # R5.7: a Paiute now or never
+        if not may_call(code, 0, paiute_any):
+            return call  # R5.7: a Paiute now or never (no later turn may call it)
     if last_round:  # the last turn and no call: the lowest natural discard will do
         fallback = -1
         for i in range(n):

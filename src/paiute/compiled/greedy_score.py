@@ -1,6 +1,6 @@
 """``greedy``'s hand scoring on arrays, for :mod:`paiute.compiled.greedy`: the tables built
-from :mod:`paiute.scoring` (the very functions the Python player calls), the work array a
-decision fills, and ``_Table.outs``, ``potential``, ``_flush_potential`` and ``score`` of
+from :mod:`paiute.greedy_weights` (the very functions the Python player calls), the work array a
+decision fills, and ``GreedyPosition.outs``, ``potential``, ``_flush_potential`` and ``score`` of
 :mod:`paiute.players.greedy`, line for line, with the same floating-point operations in
 the same order (so that both compute the same numbers).
 
@@ -18,12 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from paiute.compiled._jit import inline, jit
+from paiute.combos import CATEGORY_SHIFT
+from paiute.compiled.compilation import inline, jit
+from paiute.compiled.rules import may_call
 from paiute.compiled.state import LANE, SUIT_MASK, WILD_SHIFT, WILD_UNIT
 from paiute.compiled.tables import flush_six, rank_lookup
 from paiute.evaluator import STRAIGHT_FLUSH_WINDOWS
-from paiute.rules import RuleSet
-from paiute.scoring import (
+from paiute.greedy_weights import (
     FIVE_KIND,
     FOUR_TWO,
     PAIUTE,
@@ -35,6 +36,7 @@ from paiute.scoring import (
     share_at_least,
     tail,
 )
+from paiute.rules import RuleSet
 
 __all__ = ["GREEDY_WORK", "best_code", "bit_count", "greedy_tables", "hand_score"]
 
@@ -123,12 +125,12 @@ def best_code(tables: Any, key: int, bits: int) -> int:
     return flush if flush > best else best
 
 
-# -- scoring a five-card hand (greedy's _Table.outs, potential, _flush_potential) --------
+# -- scoring a five-card hand (greedy's GreedyPosition.outs, potential, _flush_potential) --------
 
 
 @inline
 def _outs(tables: Any, g: Any, work: Any, key: int, bits: int, horizon: int, paiute_now: bool) -> float:
-    """``_Table.outs``: the unseen cards that, drawn next, make a call, in
+    """``GreedyPosition.outs``: the unseen cards that, drawn next, make a call, in
     ``draw_groups``'s order (by rank; a natural card of a suit the hand could flush with
     stands alone; the wild cards last)."""
     unseen = int(work[W_UNSEEN])
@@ -170,12 +172,11 @@ def _outs(tables: Any, g: Any, work: Any, key: int, bits: int, horizon: int, pai
                     code = five_of_six
             if code:
                 count = bit_count(plain)
-                order = code >> 12
-                value = (weights[order] + 0.002 * ((code >> 8) & 0xF)) * count
-                if order != PAIUTE or paiute_now:
+                value = (weights[code >> CATEGORY_SHIFT] + 0.002 * ((code >> 8) & 0xF)) * count
+                if may_call(code, 0, paiute_now):  # R5.7 (outs count whatever was called)
                     now_sum += value
                     now_hits += count
-                if order != PAIUTE or paiute_later:
+                if may_call(code, 0, paiute_later):
                     later_sum += value
                     later_hits += count
         flushy = cards & flush_suits
@@ -184,12 +185,11 @@ def _outs(tables: Any, g: Any, work: Any, key: int, bits: int, horizon: int, pai
             if flushy & 1:
                 code = best_code(tables, rank_key, bits | (1 << (rank + LANE * suit)))
                 if code:
-                    order = code >> 12
-                    value = weights[order] + 0.002 * ((code >> 8) & 0xF)  # x 1 card
-                    if order != PAIUTE or paiute_now:
+                    value = weights[code >> CATEGORY_SHIFT] + 0.002 * ((code >> 8) & 0xF)  # x 1 card
+                    if may_call(code, 0, paiute_now):
                         now_sum += value
                         now_hits += 1
-                    if order != PAIUTE or paiute_later:
+                    if may_call(code, 0, paiute_later):
                         later_sum += value
                         later_hits += 1
             flushy >>= 1
@@ -197,12 +197,11 @@ def _outs(tables: Any, g: Any, work: Any, key: int, bits: int, horizon: int, pai
     if nw:
         code = best_code(tables, key + WILD_UNIT, bits)
         if code:
-            order = code >> 12
-            value = (weights[order] + 0.002 * ((code >> 8) & 0xF)) * nw
-            if order != PAIUTE or paiute_now:
+            value = (weights[code >> CATEGORY_SHIFT] + 0.002 * ((code >> 8) & 0xF)) * nw
+            if may_call(code, 0, paiute_now):
                 now_sum += value
                 now_hits += nw
-            if order != PAIUTE or paiute_later:
+            if may_call(code, 0, paiute_later):
                 later_sum += value
                 later_hits += nw
     score = now_sum / unseen
@@ -216,7 +215,7 @@ def _outs(tables: Any, g: Any, work: Any, key: int, bits: int, horizon: int, pai
 
 @inline
 def _flush_potential(g: Any, work: Any, suit: int, mask: int, w: int, horizon: int) -> float:
-    """``_Table._flush_potential``: the best straight-flush window of one suit two or more
+    """``GreedyPosition._flush_potential``: the best straight-flush window of one suit two or more
     cards away (R5.2, R5.3)."""
     tails = g[0]
     weights = g[2]
@@ -244,7 +243,7 @@ def _flush_potential(g: Any, work: Any, suit: int, mask: int, w: int, horizon: i
 
 @inline
 def _potential(g: Any, work: Any, key: int, bits: int, horizon: int) -> float:
-    """``_Table.potential``: the best combination two or more cards away, its strength times
+    """``GreedyPosition.potential``: the best combination two or more cards away, its strength times
     the chance of drawing what it lacks within ``horizon`` draws."""
     unseen = work[W_UNSEEN]
     if unseen == 0:
@@ -329,6 +328,6 @@ def _potential(g: Any, work: Any, key: int, bits: int, horizon: int) -> float:
 
 @jit
 def hand_score(tables: Any, g: Any, work: Any, key: int, bits: int, horizon: int, paiute_now: bool) -> float:
-    """``_Table.score``: how good a five-card hand (rank key ``key``, suit bits ``bits``) is
+    """``GreedyPosition.score``: how good a five-card hand (rank key ``key``, suit bits ``bits``) is
     to hold with ``horizon`` draws to come."""
     return _outs(tables, g, work, key, bits, horizon, paiute_now) + _potential(g, work, key, bits, horizon)

@@ -31,8 +31,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from paiute.compiled._jit import inline
-from paiute.compiled.rules import legal_actions
+from paiute.combos import (
+    FIVE_OF_A_KIND_ORDER,
+    FOUR_TWO_ORDER,
+    PAIUTE_ORDER,
+    STRAIGHT_FLUSH_ORDER,
+    THREE_THREE_ORDER,
+)
+from paiute.compiled.compilation import inline
+from paiute.compiled.rules import legal_actions, may_call
 from paiute.compiled.state import (
     CALL_BASE,
     CALL_SIX_ID,
@@ -58,7 +65,7 @@ ONE_SHORT_CAP = 0.6
 TAKE_FACTOR = 0.8
 
 
-@functools.cache  # built once a process (some 3 ms), as the core's other tables
+@functools.cache  # built once a process, not once a decision, as the core's other tables
 def policy_tables(scale: bool) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """``(window_hits, weights)``: per 13-bit suit mask, the most of its ranks inside one
     straight-flush window (R5.2, R5.3); per category order 0..7, what a combination is worth
@@ -151,17 +158,17 @@ def hand_score(
     l1 = live[r1] if c1 else 0
     l2 = live[r2] if c2 else 0
     # R5.1 Five of a Kind
-    score = weights[6] * _chance(5 - c1 - w, l1 + lw)
+    score = weights[FIVE_OF_A_KIND_ORDER] * _chance(5 - c1 - w, l1 + lw)
     # R5.4 Four/Two
     short1 = 4 - c1 if c1 < 4 else 0
     short2 = 2 - c2 if c2 < 2 else 0
     outs = lw + (l1 if short1 else 0) + (l2 if short2 else 0)
-    value = weights[3] * _chance(short1 + short2 - w, outs)
+    value = weights[FOUR_TWO_ORDER] * _chance(short1 + short2 - w, outs)
     # R5.5 Three/Three
     short1 = 3 - c1 if c1 < 3 else 0
     short2 = 3 - c2 if c2 < 3 else 0
     outs = lw + (l1 if short1 else 0) + (l2 if short2 else 0)
-    other = weights[2] * _chance(short1 + short2 - w, outs)
+    other = weights[THREE_THREE_ORDER] * _chance(short1 + short2 - w, outs)
     if other > value:
         value = other
     if paiute:  # R5.6, where it may be called on a later turn (R5.7)
@@ -170,12 +177,12 @@ def hand_score(
         short3 = 2 - c3 if c3 < 2 else 0
         l3 = live[r3] if c3 else 0
         outs = lw + (l1 if short1 else 0) + (l2 if short2 else 0) + (l3 if short3 else 0)
-        other = weights[1] * _chance(short1 + short2 + short3 - w, outs)
+        other = weights[PAIUTE_ORDER] * _chance(short1 + short2 + short3 - w, outs)
         if other > value:
             value = other
     score += value
     if reach:  # R5.2, R5.3 straight flushes: the best window of any suit
-        score += weights[4] * _chance(5 - reach - w, 2 + lw)
+        score += weights[STRAIGHT_FLUSH_ORDER] * _chance(5 - reach - w, 2 + lw)
     return float(score + 0.0001 * (r1 + 2))
 
 
@@ -314,7 +321,7 @@ def policy_action(
         floor = s.best[d] if s.best[d] > 0 else 1
         # Would the top make a call (not putting the top itself down, R4.3, R6.2)?
         six, _ = rank_lookup(tables, key)
-        if six >= floor and ((six >> 12) != 1 or paiute or s.draws[d, seat] == 0):  # R5.7
+        if may_call(six, floor, paiute or s.draws[d, seat] == 0):  # R5.7 (its first draw), R6.4
             return 1
         for i in range(s.hand_len[d, seat]):
             card = int(s.hands[d, seat, i])

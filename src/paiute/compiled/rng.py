@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from paiute.compiled._jit import inline
+from paiute.compiled.compilation import inline
 
 __all__ = ["below", "seed_deal", "uniform"]
 

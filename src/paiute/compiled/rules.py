@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from paiute.compiled._jit import inline, jit
+from paiute.combos import CATEGORY_SHIFT, PAIUTE_ORDER
+from paiute.compiled.compilation import inline, jit
 from paiute.compiled.dealing import add_card, deal_from_deck, remove_card, shuffle_deck
 from paiute.compiled.rng import below, seed_deal
 from paiute.compiled.settle import finish_deal
@@ -40,7 +41,6 @@ from paiute.compiled.state import (
     P_PAIUTE_ANY,
     P_PLAYERS,
     P_RECORD,
-    PAIUTE_ORDER,
     RUNNING,
     TRUNCATED,
     TURN_CAP,
@@ -51,11 +51,31 @@ from paiute.compiled.tables import card_bits, card_key, five_code, flush_six, ra
 __all__ = [
     "apply_action",
     "apply_action_one",
+    "cut_deal",
     "legal_actions",
     "legal_actions_one",
+    "may_call",
     "new_deal_one",
     "why_illegal",
 ]
+
+
+@inline
+def may_call(code: int, highest: int, paiute_now: bool) -> bool:
+    """Whether a combination of evaluator code ``code`` may be called now: it is one (R6.1), a
+    Paiute only where ``paiute_now`` says R5.7 allows it (the caller's first turn, or the
+    option ``paiute_any_turn``), and it equals or beats ``highest``, the code of the highest
+    call so far, 0 before any (R6.4). :func:`paiute.combos.may_call` compiled."""
+    return code > 0 and code >= highest and ((code >> CATEGORY_SHIFT) != PAIUTE_ORDER or paiute_now)
+
+
+@inline
+def cut_deal(s: Any, d: int) -> None:
+    """End deal ``d`` as cut (status ``TRUNCATED``): ``max_turns`` turns without a call (the
+    R4.7 hole, docs/rules.md reading 17, settled as a dead deal, R8.5), or no legal action
+    left, which R4.6's card count rules out (a guard against looping for ever)."""
+    s.status[d] = TRUNCATED
+    s.phase[d] = FINISHED
 
 
 @inline
@@ -112,7 +132,7 @@ def legal_actions(s: Any, tables: Any, p: Any, d: int, out: np.ndarray[Any, Any]
             if code >= floor:
                 out[n] = CALL_BASE + card
                 n += 1
-    if six >= floor and ((six >> 12) != PAIUTE_ORDER or p[P_PAIUTE_ANY] or s.draws[d, seat] == 1):  # R5.7
+    if may_call(six, floor, p[P_PAIUTE_ANY] != 0 or s.draws[d, seat] == 1):  # R5.7, R6.4
         out[n] = CALL_SIX_ID
         n += 1
     return n
@@ -155,7 +175,7 @@ def why_illegal(s: Any, tables: Any, p: Any, d: int, action: int, scratch: np.nd
     six, _ = rank_lookup(tables, s.hand_key[d, seat])
     if six == 0:
         return ILLEGAL_NO_SIX
-    if (six >> 12) == PAIUTE_ORDER and not (p[P_PAIUTE_ANY] or s.draws[d, seat] == 1):
+    if not may_call(six, 0, p[P_PAIUTE_ANY] != 0 or s.draws[d, seat] == 1):  # R5.7 (R6.4 below)
         return ILLEGAL_PAIUTE
     return ILLEGAL_BELOW
 
@@ -183,8 +203,7 @@ def _end_turn(s: Any, p: Any, d: int) -> None:
     # The R4.7 hole (docs/rules.md reading 17): cut after max_turns turns without a call;
     # after a call the last round (R7.2) is always played out.
     if s.n_calls[d] == 0 and s.turns[d] >= p[P_MAX_TURNS]:
-        s.status[d] = TRUNCATED
-        s.phase[d] = FINISHED
+        cut_deal(s, d)
 
 
 @jit

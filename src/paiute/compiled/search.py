@@ -36,8 +36,8 @@ import numpy.typing as npt
 
 from paiute.actions import ActionKind
 from paiute.cards import Card, pack
-from paiute.compiled._jit import inline, jit
 from paiute.compiled.belief import Belief
+from paiute.compiled.compilation import inline, jit
 from paiute.compiled.greedy import GREEDY_WORK, greedy_action, greedy_move, greedy_tables
 from paiute.compiled.playout import policy_action, policy_tables
 from paiute.compiled.rng import below, seed_deal, uniform
@@ -60,6 +60,7 @@ from paiute.compiled.state import (
     rule_params,
 )
 from paiute.compiled.tables import rekey_hand, tables
+from paiute.events import Phase
 from paiute.observation import Observation, seen_cards
 
 __all__ = [
@@ -402,7 +403,7 @@ class Position:
         template.upcard_in_stock[0] = observation.stock_bottom is not None
         template.dealer[0] = observation.dealer
         template.seat[0] = observation.current_seat
-        template.phase[0] = DRAW if observation.phase == "draw" else DISCARD
+        template.phase[0] = DRAW if observation.phase is Phase.DRAW else DISCARD
         template.taken[0] = -1 if observation.taken_card is None else int(observation.taken_card)
         template.rebuilds[0] = observation.rebuilds
         template.status[0] = RUNNING

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from paiute.compiled._jit import jit
+from paiute.combos import CATEGORY_SHIFT
+from paiute.compiled.compilation import jit
 from paiute.compiled.state import (
     DEAD,
     FINISHED,
@@ -55,7 +56,7 @@ def _settle(s: Any, p: Any, d: int) -> None:
         winner = s.call_seat[d, i]
         if not (winners >> winner) & 1:
             continue
-        amount = UNITS[s.call_code[d, i] >> 12] * p[P_UNIT]
+        amount = UNITS[s.call_code[d, i] >> CATEGORY_SHIFT] * p[P_UNIT]
         if s.call_first[d, i]:
             amount *= 2
         due = -(-amount // tied)

@@ -23,18 +23,32 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from paiute.actions import CALL_BASE, CALL_SIX_ID, DISCARD_BASE, NUM_ACTIONS
+from paiute.cards import CARDS
+from paiute.combos import CATEGORY_SHIFT, FIVE_OF_A_KIND_ORDER, ROYAL_HIGH_ORDER, Category
 from paiute.errors import PaiuteError
-from paiute.rules import DEFAULT_MAX_TURNS, RuleSet
+from paiute.rules import DEFAULT_MAX_TURNS, HAND_SIZE, MAX_SEATS, RuleSet
 
-__all__ = ["BATCH_FIELDS", "DEAD", "OVER", "RUNNING", "TRUNCATED", "Batch", "new_batch", "rule_params"]
+__all__ = [
+    "BATCH_FIELDS",
+    "CALL_BASE",
+    "CALL_SIX_ID",
+    "DEAD",
+    "DISCARD_BASE",
+    "MAX_SEATS",
+    "NUM_ACTIONS",
+    "OVER",
+    "RUNNING",
+    "TRUNCATED",
+    "Batch",
+    "new_batch",
+    "rule_params",
+]
 
-MAX_SEATS = 8
-HAND_CAP = 6
-PACK_CAP = 54
-NUM_ACTIONS = 111
-CALL_BASE = 56
-DISCARD_BASE = 2
-CALL_SIX_ID = 110
+# Sizes from the engine's constants, which are imported above, not written again: Numba reads a
+# module's integer globals, imported ones too, as compile-time constants.
+HAND_CAP = HAND_SIZE + 1  # a hand after its draw (R4.2)
+PACK_CAP = len(CARDS)
 LEGAL_CAP = 16  # at most 6 discards + 6 five-card calls + the six-card call
 
 # Deal status.
@@ -89,10 +103,12 @@ WILD_SHIFT = 39
 WILD_UNIT = 1 << WILD_SHIFT
 LANE = 16
 SUIT_MASK = 0x1FFF
-PAIUTE_ORDER = 1  # Category.PAIUTE.order()
-FIVE_KIND = 6 << 12
+FIVE_KIND = FIVE_OF_A_KIND_ORDER << CATEGORY_SHIFT
 # Scale payout units by category order 0..7 (R8.4; 7 is a royal_high Royal Flush).
-UNITS = np.array([0, 1, 2, 3, 4, 4, 5, 4], dtype=np.int64)
+UNITS = np.array(
+    [0, *(Category.from_code(order << CATEGORY_SHIFT).units for order in range(1, ROYAL_HIGH_ORDER + 1))],
+    dtype=np.int64,
+)
 
 HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit number
 # When each card was last discarded is kept up to this turn (uint8).

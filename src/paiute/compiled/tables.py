@@ -17,7 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from paiute.cards import Card
-from paiute.compiled._jit import inline, jit
+from paiute.combos import CATEGORY_SHIFT, ROYAL_FLUSH_ORDER, ROYAL_HIGH_ORDER, STRAIGHT_FLUSH_ORDER
+from paiute.compiled.compilation import inline, jit
 from paiute.compiled.state import FIVE_KIND, HASH_MULT, LANE, SUIT_MASK, WILD_SHIFT, WILD_UNIT
 from paiute.evaluator import STRAIGHT_FLUSH_WINDOWS, rank_codes
 
@@ -253,7 +254,7 @@ def straight_flush_tables(royal_high: bool) -> tuple[npt.NDArray[np.int32], npt.
     13-bit rank mask, ``wild`` wild cards, 0..7): the best straight flush among any five of
     six cards (0 for an empty mask, which the evaluator never looks up), and of exactly five
     shown cards (every natural inside the window, naturals and wilds five in all)."""
-    royal = (7 if royal_high else 5) << 12
+    royal = (ROYAL_HIGH_ORDER if royal_high else ROYAL_FLUSH_ORDER) << CATEGORY_SHIFT
     masks = np.arange(1 << 13, dtype=np.int64)
     popcount = np.zeros(masks.size, dtype=np.int64)
     for bit in range(13):
@@ -264,7 +265,7 @@ def straight_flush_tables(royal_high: bool) -> tuple[npt.NDArray[np.int32], npt.
         done_any = np.zeros(masks.size, dtype=np.bool_)
         done_exact = np.zeros(masks.size, dtype=np.bool_)
         for top, window in STRAIGHT_FLUSH_WINDOWS:  # best first
-            code = royal if top == 14 else 4 << 12 | top << 8
+            code = royal if top == 14 else STRAIGHT_FLUSH_ORDER << CATEGORY_SHIFT | top << 8
             hits = popcount[masks & window]
             made = ~done_any & (hits + wild >= 5)
             any_five[wild, made] = code

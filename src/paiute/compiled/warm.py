@@ -1,10 +1,11 @@
 """Getting the compiled core ready without making a table wait.
 
 The search kernels are compiled by Numba on first use and cached on disk (``cache=True``): the
-first process after an install compiles them (150-350 CPU-seconds measured on a 2-core machine),
-later processes load them from the cache in 0.5-2 s. :func:`prepare` does either in a background
-thread; :func:`ready` says whether it has finished, so a player can play a cheaper move until
-then instead of stalling (``paiute.players.pimc`` does).
+first process after an install compiles them (minutes of CPU), later processes load them from
+the cache (seconds; README.md, "Bots, tournaments and the numbers of the game", has the
+figures). :func:`prepare` does either in a background thread; :func:`ready` says whether it has
+finished, so a player can play a cheaper move until then instead of stalling
+(``paiute.players.pimc`` does).
 
 >>> isinstance(ready(), bool)
 True

@@ -7,9 +7,9 @@ the kernel that writes each deal's observation in the shared encoding
 (:mod:`paiute.envs.encoding`). :mod:`paiute.envs.batch_sim` is the public face; nothing
 outside it should call these functions.
 
-Every kernel here is cached on disk by Numba (``paiute.compiled._jit.jit``, ``cache=True``).
+Every kernel here is cached on disk by Numba (``paiute.compiled.compilation.jit``, ``cache=True``).
 Numba checks only this file's stamp: an edit to a helper of :mod:`paiute.compiled` that these
-kernels inline leaves their cached code stale (see :mod:`paiute.compiled._jit`).
+kernels inline leaves their cached code stale (see :mod:`paiute.compiled.compilation`).
 """
 
 from __future__ import annotations
@@ -19,12 +19,14 @@ from typing import Any
 
 import numpy as np
 
-from paiute.compiled._jit import inline, jit
+from paiute.combos import CATEGORY_SHIFT
+from paiute.compiled.compilation import inline, jit
 from paiute.compiled.dealing import deal_from_deck, shuffle_deck
 from paiute.compiled.rng import below, seed_deal
 from paiute.compiled.rules import (
     apply_action,
     apply_action_one,
+    cut_deal,
     legal_actions,
     legal_actions_one,
     new_deal_one,
@@ -42,7 +44,6 @@ from paiute.compiled.state import (
     P_RECORD,
     PACK_CAP,
     RUNNING,
-    TRUNCATED,
 )
 from paiute.envs.encoding import COUNT_SCALE, VALUE_SCALE
 
@@ -131,7 +132,7 @@ O_BLOCK = O_SEATS + 1
 ) = range(O_BLOCK + 1, O_BLOCK + 1 + len(OBS_SEAT_FIELDS))
 OBS_LAYOUT_SIZE = S_BALANCE + 1
 HAND_SCALE = 6  # the encoder's hand_size is cards held / 6
-# highest_category: R5's categories in the encoder's order (Paiute first), by code >> 12
+# highest_category: R5's categories in the encoder's order (Paiute first), by code >> CATEGORY_SHIFT
 # (the category's order, 1..6, or 7 for a royal_high Royal Flush, which is the Royal Flush).
 CATEGORY_INDEX = np.array([0, 0, 1, 2, 3, 4, 5, 4], dtype=np.int64)
 
@@ -174,8 +175,7 @@ def run_random(
         while s.status[d] == RUNNING:
             n = legal_actions(s, tables, p, d, scratch)
             if n == 0:  # cannot happen under R4.6's card count; never loop forever
-                s.status[d] = TRUNCATED
-                s.phase[d] = FINISHED
+                cut_deal(s, d)
                 break
             action = scratch[below(s.rng, d, n)] if n > 1 else scratch[0]
             apply_action(s, tables, p, d, action)
@@ -246,8 +246,7 @@ def step_random(s: Any, tables: Any, p: Any, scratch: np.ndarray[Any, Any]) -> N
             continue
         n = legal_actions_one(s, tables, p, d, scratch)
         if n == 0:
-            s.status[d] = TRUNCATED
-            s.phase[d] = FINISHED
+            cut_deal(s, d)
             continue
         apply_action_one(s, tables, p, d, scratch[below(s.rng, d, n)] if n > 1 else scratch[0])
 
@@ -386,7 +385,7 @@ def observe_all(
             best = s.best[d]
             at = layout[O_HIGHEST]
             _put(out, d, at, best / VALUE_SCALE, scales[at], quantize)
-            out[d, layout[O_CATEGORY] + CATEGORY_INDEX[best >> 12]] = 1
+            out[d, layout[O_CATEGORY] + CATEGORY_INDEX[best >> CATEGORY_SHIFT]] = 1
         # Every seat's block, the observer's first (``pot`` and ``balance`` stay 0).
         for k in range(players):
             a = (seat + k) % players

@@ -36,18 +36,16 @@ deal (R8.5): every stake stays in the pot. :attr:`BatchResult.rewards` gives wha
 environments and the OpenSpiel game pay for a deal at a fresh table: the chips plus an equal
 share of what is left in the pot, so a dead or cut deal pays every seat 0.
 
-The compiled kernels cut a deal after ``max_turns`` turns even after a call; the environments
-and OpenSpiel cut only a deal without a call (after a call the last round is played out, as
-R4.7 plays it out). The two agree whenever the first call comes before turn
-``max_turns - players + 1``; the kernel change that makes them agree always is written down
-in ``tests/envs/test_truncation.py`` (an expected failure until it is merged).
+The compiled kernels, the environments and OpenSpiel all cut a deal after ``max_turns`` turns
+only while nobody has called: after a call the last round is played out (R7.2;
+``tests/envs/test_truncation.py`` checks every interface).
 
-Compiled code: every kernel is ``paiute.compiled._jit.jit`` (``cache=True``), so the first
-process on a machine compiles them into Numba's disk cache (some 25 CPU-seconds) and every
-later one loads them from it (about a second from process start to the first result,
-``benchmarks/batch_sim.py --startup``); see :mod:`paiute.compiled._jit` for when that cache
-goes stale. The results, :class:`BatchResult` and :class:`SimulatedDeal`, live in
-:mod:`paiute.envs.batch_result` and are re-exported here.
+Compiled code: every kernel is ``paiute.compiled.compilation.jit`` (``cache=True``), so the first
+process on a machine compiles them into Numba's disk cache and every later one loads them from
+it (``benchmarks/batch_sim.py --startup`` measures both; docs/batch-simulator.md has the
+figures); see :mod:`paiute.compiled.compilation` for when that cache goes stale. The results,
+:class:`BatchResult` and :class:`SimulatedDeal`, live in :mod:`paiute.envs.batch_result` and are
+re-exported here.
 """
 
 from __future__ import annotations
@@ -116,7 +114,8 @@ _REASONS: dict[int, tuple[str, str]] = {
 
 def compile_kernels() -> None:
     """Compile every kernel now, or load it from Numba's on-disk cache (``cache=True``): the
-    first call on a machine takes some 25 CPU-seconds, a later process about one."""
+    first call on a machine compiles, a later process only loads (docs/batch-simulator.md has
+    how long each takes)."""
     simulator = BatchSimulator(RuleSet(), 2, batch_size=2, seed=0)
     simulator.run(2, record=True)
     simulator.reset()

@@ -43,9 +43,9 @@ import numpy.typing as npt
 
 from paiute.actions import NUM_ACTIONS, Action, ActionKind
 from paiute.cards import CARDS, Card, format_cards
-from paiute.combos import Category, Value
+from paiute.combos import CATEGORY_SHIFT, ROYAL_HIGH_ORDER, Category, Value
 from paiute.errors import PaiuteError
-from paiute.rules import MAX_SEATS, RuleSet
+from paiute.rules import HAND_SIZE, MAX_SEATS, RuleSet
 
 if TYPE_CHECKING:
     from paiute.deal import Event
@@ -62,17 +62,17 @@ __all__ = [
     "action_mask",
     "layout_table",
     "legal_mask",
-    "rules_for",
+    "rules_for_seats",
 ]
 
 Float32Array = npt.NDArray[np.float32]
 Int8Array = npt.NDArray[np.int8]
 
-HAND_SIZE = 5
 #: Counts (turns, draws) are divided by this and clipped to 1.
 COUNT_SCALE = 100
-#: A call's value is its evaluator code (``Value.code``, below ``8 << 12``) divided by this.
-VALUE_SCALE = float(8 << 12)
+#: A call's value is its evaluator code (``Value.code``, below the first code past the highest
+#: category) divided by this.
+VALUE_SCALE = float((ROYAL_HIGH_ORDER + 1) << CATEGORY_SHIFT)
 _CATEGORIES = tuple(Category)  # R5 order, Paiute first
 #: Chip features (``balance``, ``pot``) are chips / chip scale, clipped to [-CHIP_BOUND,
 #: CHIP_BOUND]. One deal at a fresh table always stays inside (at most 10 units won from
@@ -719,7 +719,7 @@ def _rel(k: int) -> str:
 # -- action masks ------------------------------------------------------------------------------
 
 
-def rules_for(preset: str, players: int, options: dict[str, object]) -> RuleSet:
+def rules_for_seats(preset: str, players: int, options: dict[str, object]) -> RuleSet:
     """The rule set for ``players`` seats: ``max_players`` follows ``players`` above the
     default 5 unless it is given (R2.1)."""
     if (
@@ -777,7 +777,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         players = int(args.pop(0)) if args and args[0].isdigit() else 4
         preset = args.pop(0) if args and "=" not in args[0] else "pagat"
         options = dict(RuleSet.parse_option(arg) for arg in args)
-        table = layout_table(rules_for(preset, players, options), players)
+        table = layout_table(rules_for_seats(preset, players, options), players)
     except PaiuteError as error:
         print(f"python -m paiute.envs.encoding: {error}", file=sys.stderr)
         return 2

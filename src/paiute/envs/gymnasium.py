@@ -37,6 +37,11 @@
   to ``info`` as ``"observation_object"`` while it is to act.
 * ``max_turns`` turns without a call cut the deal (the R4.7 hole): ``truncated``, settled as
   a dead deal, the same rule as every other interface.
+* **At the end of a deal** (``terminated`` or ``truncated``) ``info["action_mask"]`` and
+  :meth:`PaiuteEnv.action_masks` admit every action: nothing is legal any more, and the action
+  a vector env's policy samples for that observation is discarded by Gymnasium's next-step
+  autoreset. So under ``gymnasium.make_vec`` in any autoreset mode a masked sample never
+  meets an empty row, and the reset observation comes with its own mask (docs/encoding.md).
 * ``gymnasium.make`` adds :class:`ActionMasks` outermost, so ``env.action_masks()`` (what
   sb3-contrib's ``get_action_masks`` calls) works on what it returns; under wrappers of your
   own use ``env.get_wrapper_attr("action_masks")()`` or ``env.unwrapped.action_masks()``.
@@ -55,8 +60,8 @@ from gymnasium import spaces
 
 from paiute.actions import NUM_ACTIONS
 from paiute.envs import register
-from paiute.envs.encoding import Float32Array, Int8Array, rules_for
-from paiute.envs.table import DEFAULT_MAX_TURNS, Table
+from paiute.envs.encoding import Float32Array, Int8Array, rules_for_seats
+from paiute.envs.table import DEFAULT_MAX_TURNS, EnvTable
 from paiute.errors import IllegalActionError, PaiuteError
 from paiute.players import Player, make_player
 
@@ -84,8 +89,8 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
         observation_object: bool = False,
         **options: Any,
     ) -> None:
-        self.rules = rules_for(preset, players, options)
-        self.table = Table(self.rules, players, max_turns=max_turns, carry_match=carry_match)
+        self.rules = rules_for_seats(preset, players, options)
+        self.table = EnvTable(self.rules, players, max_turns=max_turns, carry_match=carry_match)
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise PaiuteError(f"R2.2 seat {seat!r} is not one of the {players} seats")
         if render_mode not in (None, "human", "ansi"):
@@ -190,16 +195,22 @@ class PaiuteEnv(gymnasium.Env[Float32Array, int]):
     # -- what the seat sees --------------------------------------------------------------------
 
     def action_masks(self) -> BoolArray:
-        """The legal actions now, as booleans (sb3-contrib's ``MaskablePPO`` calls this)."""
-        return self.table.mask(self.seat).astype(bool)
+        """The legal actions now, as booleans (sb3-contrib's ``MaskablePPO`` calls this);
+        every action once the deal has ended (see :meth:`action_mask`)."""
+        return self.action_mask().astype(bool)
 
     def action_mask(self) -> Int8Array:
-        """The legal actions now, as an int8 mask of ``NUM_ACTIONS``."""
+        """The legal actions now, as an int8 mask of ``NUM_ACTIONS``. Once the deal has ended
+        it admits every action: none is legal any more, and whatever a policy samples there is
+        never applied (a vector env's next-step autoreset discards it and resets), so a masked
+        sample never meets an empty row."""
+        if self.table.done:
+            return np.ones(NUM_ACTIONS, dtype=np.int8)
         return self.table.mask(self.seat)
 
     def _info(self) -> dict[str, Any]:
         table = self.table
-        info: dict[str, Any] = {"action_mask": table.mask(self.seat), "turns": table.turns}
+        info: dict[str, Any] = {"action_mask": self.action_mask(), "turns": table.turns}
         if self.observation_object and not table.done:
             info["observation_object"] = table.observation(self.seat)
         if table.done:

@@ -44,7 +44,7 @@ import pyspiel
 
 from paiute.actions import NUM_ACTIONS
 from paiute.envs.openspiel_observer import PaiuteObserver
-from paiute.envs.openspiel_table import Table
+from paiute.envs.openspiel_table import SpielTable
 from paiute.errors import PaiuteError, RulesError
 from paiute.observation import Observation
 from paiute.players import Player
@@ -235,19 +235,19 @@ class PaiuteGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class PaiuteState(pyspiel.State):  # type: ignore[misc]
-    """One deal in progress. Its only attribute is a :class:`~paiute.envs.openspiel_table.Table`,
+    """One deal in progress. Its only attribute is a :class:`~paiute.envs.openspiel_table.SpielTable`,
     which OpenSpiel's ``clone`` deep-copies cheaply and ``serialize`` pickles as the history
     (replayed on ``deserialize``: every chance outcome is in the history)."""
 
     def __init__(self, game: PaiuteGame) -> None:
         super().__init__(game)
         settings = game.settings
-        self._table = Table(settings.rules, settings.players, settings.dealer, settings.max_turns)
+        self._table = SpielTable(settings.rules, settings.players, settings.dealer, settings.max_turns)
 
     # -- beyond OpenSpiel's API -----------------------------------------------------------------
 
     @property
-    def table(self) -> Table:
+    def table(self) -> SpielTable:
         """The deal with its chance bookkeeping."""
         return self._table
 
@@ -291,7 +291,7 @@ class PaiuteState(pyspiel.State):  # type: ignore[misc]
         self, player_id: int, probability_sampler: Callable[[], float]
     ) -> PaiuteState:
         """A state ``player_id`` cannot tell from this one, its hidden cards dealt anew
-        (:meth:`Table.resampled_actions <paiute.envs.openspiel_table.Table.resampled_actions>`),
+        (:meth:`SpielTable.resampled_actions <paiute.envs.openspiel_table.SpielTable.resampled_actions>`),
         reached by applying the new history to a new state, so that its history, information
         states and serialization agree. ``probability_sampler()`` gives floats in [0, 1)."""
         actions = self._table.resampled_actions(player_id, probability_sampler)

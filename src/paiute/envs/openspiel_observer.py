@@ -25,7 +25,7 @@ ended by ``max_turns`` shows as over (``phase_over``), like a dead deal (R4.7).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -36,11 +36,18 @@ from paiute.cards import Card, format_cards
 from paiute.envs.encoding import ObservationEncoder
 
 if TYPE_CHECKING:
-    from paiute.envs.openspiel import PaiuteState
-    from paiute.envs.openspiel_table import Table
+    from paiute.envs.openspiel_table import SpielTable
     from paiute.rules import RuleSet
 
-__all__ = ["PaiuteObserver"]
+__all__ = ["ObservedState", "PaiuteObserver"]
+
+
+class ObservedState(Protocol):
+    """What an observer reads of a state: its table (a ``PaiuteState`` of
+    :mod:`paiute.envs.openspiel`)."""
+
+    @property
+    def table(self) -> SpielTable: ...
 
 
 class PaiuteObserver:
@@ -82,7 +89,7 @@ class PaiuteObserver:
 
     # -- tensors -----------------------------------------------------------------------------
 
-    def set_from(self, state: PaiuteState, player: int) -> None:
+    def set_from(self, state: ObservedState, player: int) -> None:
         """Fill :attr:`tensor` with ``player``'s view of ``state``."""
         if self.tensor is None:
             return
@@ -109,7 +116,7 @@ class PaiuteObserver:
 
     # -- strings -----------------------------------------------------------------------------
 
-    def string_from(self, state: PaiuteState, player: int) -> str:
+    def string_from(self, state: ObservedState, player: int) -> str:
         """``player``'s view of ``state`` as text (see the module docstring)."""
         table = state.table
         if self.private and self.public:
@@ -120,14 +127,14 @@ class PaiuteObserver:
             return self._public_string(table)
         return self._private_string(table, player)
 
-    def _observation_string(self, table: Table, player: int) -> str:
+    def _observation_string(self, table: SpielTable, player: int) -> str:
         deal = table.deal
         if deal is None:
             return f"seat {player}: dealing (R2.5)\nhand: {format_cards(table.dealt_to(player))}"
         text = f"seat {player}: " + self.encoder.describe(deal.observation(player))
         return text + _status(table)
 
-    def _public_string(self, table: Table) -> str:
+    def _public_string(self, table: SpielTable) -> str:
         if self.perfect_recall:
             return table.public_view()
         deal = table.deal
@@ -135,7 +142,7 @@ class PaiuteObserver:
             return f"dealing (R2.5), {table.dealt_count} cards dealt"
         return str(deal.observation(None)) + _status(table)
 
-    def _private_string(self, table: Table, player: int) -> str:
+    def _private_string(self, table: SpielTable, player: int) -> str:
         text = f"seat {player} hand {format_cards(sorted(table.hand(player)))}"
         if self.perfect_recall:
             text += f", dealt {format_cards(table.dealt_to(player))}"
@@ -143,7 +150,7 @@ class PaiuteObserver:
         return text
 
 
-def _status(table: Table) -> str:
+def _status(table: SpielTable) -> str:
     """What the engine's views do not say: a draw waiting for chance, a truncated deal."""
     deal = table.deal
     assert deal is not None
@@ -154,7 +161,7 @@ def _status(table: Table) -> str:
     return ""
 
 
-def _drawn(table: Table, seat: int) -> list[Card]:
+def _drawn(table: SpielTable, seat: int) -> list[Card]:
     """The cards ``seat`` drew from the stock this deal, in order (its own private draws)."""
     deal = table.deal
     if deal is None:

@@ -1,6 +1,6 @@
 """The deal as OpenSpiel plays it, with every card chance places as an explicit chance node.
 
-:class:`Table` is the pure-Python core of :mod:`paiute.envs.openspiel` (it imports no
+:class:`SpielTable` is the pure-Python core of :mod:`paiute.envs.openspiel` (it imports no
 ``pyspiel``): one deal of the engine's :class:`~paiute.deal.Deal` driven by integer actions.
 
 * **The deal (R2.5-R2.7).** One chance node per card dealt, in the order R2.5 deals them: five
@@ -18,14 +18,14 @@
 * **max_turns.** R4.7 bounds the stock rebuilds, not a deal in which every seat takes the
   discard pile's top card (docs/rules.md, reading 14). A table ends the deal as dead (R8.5:
   every stake is returned, all returns 0) when ``max_turns`` turns have been played without a
-  call; after a call the last round (R7.2) is always played out.
+  call; after a call the last round (R7.2) is always played out (:mod:`paiute.envs.truncation`).
 
 Action ids are the engine's (:mod:`paiute.actions`) for the seats and card ids
 (:class:`~paiute.cards.Card`) for chance. Returns are the chips each seat won or lost in the
 deal (R8), counted from before the stakes; a dead deal returns every stake (all 0).
 
 >>> from paiute import RuleSet
->>> table = Table(RuleSet(), players=2, dealer=1, max_turns=50)
+>>> table = SpielTable(RuleSet(), players=2, dealer=1, max_turns=50)
 >>> table.is_chance, len(table.chance_outcomes())
 (True, 52)
 >>> for card in range(11):  # five cards each, then the upcard
@@ -44,14 +44,14 @@ from typing import Any
 
 from paiute.actions import DRAW_DISCARD, DRAW_STOCK, NUM_ACTIONS, Action, ActionKind
 from paiute.cards import CARDS, Card, format_cards, pack
-from paiute.deal import Deal, Event, Phase
+from paiute.deal import Deal, Event
+from paiute.envs.truncation import cut_outcome, past_max_turns
 from paiute.errors import IllegalActionError, PaiuteError
-from paiute.rules import RuleSet
+from paiute.rules import HAND_SIZE, RuleSet
 from paiute.settlement import collect_stakes, settle
 
-__all__ = ["HAND_SIZE", "Table"]
+__all__ = ["HAND_SIZE", "SpielTable"]
 
-HAND_SIZE = 5
 #: History entries that are a seat's action rather than a chance outcome (see ``_contexts``).
 _SEAT_ACTION = -1
 #: A card that reached a hand without a chance node (the only card a draw could take).
@@ -90,7 +90,7 @@ class _TopFirst:
 _NO_SHUFFLE = _NoShuffle()
 
 
-class Table:
+class SpielTable:
     """One deal for OpenSpiel: chance nodes for every dealt and drawn card, integer actions.
 
     ``dealer`` deals (R2.5) and the seat to its left plays first (R4.1). ``max_turns`` turns
@@ -147,9 +147,9 @@ class Table:
 
     # -- copies and replays ------------------------------------------------------------------
 
-    def copy(self) -> Table:
+    def copy(self) -> SpielTable:
         """An independent copy (OpenSpiel clones states all the time: this is cheap)."""
-        other = object.__new__(Table)
+        other = object.__new__(SpielTable)
         other.rules = self.rules
         other.players = self.players
         other.dealer = self.dealer
@@ -168,10 +168,10 @@ class Table:
         other._views = [view[:] for view in self._views]
         return other
 
-    def __deepcopy__(self, memo: object) -> Table:
+    def __deepcopy__(self, memo: object) -> SpielTable:
         return self.copy()
 
-    def __reduce__(self) -> tuple[Callable[..., Table], tuple[Any, ...]]:
+    def __reduce__(self) -> tuple[Callable[..., SpielTable], tuple[Any, ...]]:
         # Pickled as its history and replayed: the chance outcomes are in the history.
         return (replay, (self.rules, self.players, self.dealer, self.max_turns, tuple(self._actions)))
 
@@ -264,9 +264,12 @@ class Table:
         """Chips each seat won or lost in the deal (R8), from before the stakes (R8.2); all 0
         until the deal ends and for a dead deal (R8.5: every stake is returned)."""
         deal = self._deal
-        if self._truncated or deal is None or deal.outcome is None or deal.outcome.dead:
+        if deal is None:
             return [0.0] * self.players
-        after, _ = settle(self.rules, deal.outcome, deal.balances, deal.pot, deal.dealer)
+        outcome = cut_outcome(deal) if self._truncated else deal.outcome
+        if outcome is None or outcome.dead:
+            return [0.0] * self.players
+        after, _ = settle(self.rules, outcome, deal.balances, deal.pot, deal.dealer)
         return [float(chips) for chips in after]
 
     # -- applying actions ------------------------------------------------------------------
@@ -365,7 +368,7 @@ class Table:
     def _check_turns(self) -> None:
         deal = self._deal
         assert deal is not None
-        if deal.phase is Phase.DRAW and not deal.calls and self._turns >= self.max_turns:
+        if past_max_turns(deal, self._turns, self.max_turns):
             self._truncated = True
             self._see("dead deal (max_turns)")
 
@@ -495,9 +498,9 @@ class Table:
         return actions
 
 
-def replay(rules: RuleSet, players: int, dealer: int, max_turns: int, actions: Sequence[int]) -> Table:
+def replay(rules: RuleSet, players: int, dealer: int, max_turns: int, actions: Sequence[int]) -> SpielTable:
     """The table reached by applying ``actions`` (chance outcomes included) to a new one."""
-    table = Table(rules, players, dealer, max_turns)
+    table = SpielTable(rules, players, dealer, max_turns)
     for action in actions:
         table.apply(action)
     return table

@@ -21,7 +21,7 @@
 * **Rewards** (floats) come when the deal ends: each seat's change of chips plus its share of
   the pot (:mod:`paiute.envs.table`), so they sum to zero and a dead or cut deal pays 0.
   The end-of-deal ``infos`` (every agent the same) say why it ended and give the chips and the
-  winners (:meth:`Table.end_info <paiute.envs.table.Table.end_info>`).
+  winners (:meth:`EnvTable.end_info <paiute.envs.table.EnvTable.end_info>`).
 * **Illegal actions** follow PettingZoo's classic convention (``TerminateIllegalWrapper``):
   the offender gets ``illegal_reward`` (-1), the others 0, the deal ends for everyone
   (``terminations`` all True, settled as a dead deal) and ``infos`` carry ``illegal`` (the
@@ -68,8 +68,8 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # type: ign
 from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 
 from paiute.actions import NUM_ACTIONS
-from paiute.envs.encoding import rules_for
-from paiute.envs.table import DEFAULT_MAX_TURNS, END_MAX_CYCLES, Table
+from paiute.envs.encoding import rules_for_seats
+from paiute.envs.table import DEFAULT_MAX_TURNS, END_MAX_CYCLES, EnvTable
 from paiute.errors import IllegalActionError, PaiuteError
 
 __all__ = ["env", "parallel_env", "raw_env"]
@@ -189,8 +189,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         if cycle not in CYCLES:
             raise PaiuteError(f"cycle={cycle!r}: expected 'agent' (AEC) or 'step' (parallel steps)")
         self.render_mode = render_mode
-        self.rules = rules_for(preset, players, options)
-        self.table = Table(self.rules, players, max_turns=max_turns, carry_match=carry_match)
+        self.rules = rules_for_seats(preset, players, options)
+        self.table = EnvTable(self.rules, players, max_turns=max_turns, carry_match=carry_match)
         self.encoder = self.table.encoder
         self.max_cycles = max_cycles
         #: What ``max_cycles`` counts: each agent's actions ("agent") or all actions ("step").

@@ -11,14 +11,15 @@ deal's pot is carried to the next deal (R8.5) and the deal passes to the left (R
 and a dead deal (R4.7) or a cut one pays every seat 0, whether its pot is handed back (a fresh
 table has no next deal) or carried (``carry_match``). For a deal that has a winner the reward
 is the chips won or lost, stake included (R8), plus the change of the seat's share of a
-carried pot. The ledger itself (balances, pot) is :attr:`Table.balances` / :attr:`Table.pot`.
+carried pot. The ledger itself (balances, pot) is :attr:`EnvTable.balances` / :attr:`EnvTable.pot`.
 
 **Cut deals.** A deal can run for ever when players only take the discard pile's top card
 (the R4.7 hole, docs/rules.md reading 17), so a deal in which ``max_turns`` turns
 (:data:`~paiute.rules.DEFAULT_MAX_TURNS`) have been played without a call is *cut*: it ends
 then, settled as a dead deal (R8.5), which is what R4.7 does to a deal that cannot end. After a
-call the last round (R7.2) is always played out, as R4.7 plays it out. The OpenSpiel game and
-the batch simulator cut at the same point and settle the same way.
+call the last round (R7.2) is always played out, as R4.7 plays it out. The rule is
+:mod:`paiute.envs.truncation`'s; the OpenSpiel game and the batch simulator cut at the same
+point and settle the same way.
 
 Chance comes from a NumPy generator (each deal gets a :class:`~paiute.chance.SeededChance`
 drawn from it, R10.1), so a seeded environment is repeatable. Each seat's observation vector
@@ -36,8 +37,9 @@ import numpy as np
 
 from paiute.actions import ACTIONS, NUM_ACTIONS
 from paiute.chance import SeededChance
-from paiute.deal import Deal, Event, Outcome, Phase
+from paiute.deal import Deal, Event
 from paiute.envs.encoding import Float32Array, Int8Array, ObservationEncoder
+from paiute.envs.truncation import cut_outcome, past_max_turns
 from paiute.errors import IllegalActionError, PaiuteError
 from paiute.observation import Observation
 from paiute.rules import DEFAULT_MAX_TURNS, RuleSet
@@ -50,7 +52,7 @@ __all__ = [
     "END_ILLEGAL",
     "END_MAX_CYCLES",
     "END_OVER",
-    "Table",
+    "EnvTable",
 ]
 
 #: Why a deal ended (``info["end"]``): the last round was played (R7.1, R7.3).
@@ -74,7 +76,7 @@ END_RULES = {
 }
 
 
-class Table:
+class EnvTable:
     """Deals at one table with chips, for the environments (see the module docstring)."""
 
     def __init__(
@@ -198,7 +200,7 @@ class Table:
         if deal.is_over:
             outcome = deal.outcome
             self._finish(END_DEAD if outcome is not None and outcome.dead else END_OVER)
-        elif deal.phase is Phase.DRAW and not deal.calls and self._turns >= self.max_turns:
+        elif past_max_turns(deal, self._turns, self.max_turns):
             self.cut(END_CUT)  # the R4.7 hole: settle it as a dead deal (R8.5)
         return event
 
@@ -223,7 +225,7 @@ class Table:
         self.end = reason
         outcome = deal.outcome if reason in (END_OVER, END_DEAD) else None
         if outcome is None:
-            outcome = Outcome(True, deal.calls, ())
+            outcome = cut_outcome(deal)
         # R8: the same settlement as a Match; a cut deal is settled like a dead one (R8.5).
         self.balances, self.pot = settle(self.rules, outcome, self.balances, self.pot, deal.dealer)
         players = self.players

@@ -175,22 +175,22 @@ def estimate_actions(
     only on the observation, the seed, ``playouts`` and the core (not on the time, nor on
     ``workers``) when no time budget is given.
 
-    ``core``: ``python`` plays the playouts with :class:`~paiute.players.greedy.GreedyPlayer`
-    in the engine (some 200 playouts a second); ``compiled`` with the compiled playout policy
-    on the compiled rules core (:mod:`paiute.compiled.search`, some 50,000-100,000 a second;
-    it needs Numba, and its first use in a fresh install compiles the kernels, which
-    :func:`paiute.compiled.warm.prepare` can do ahead in the background); ``auto`` is
-    ``compiled`` where Numba is installed, else ``python``. The compiled core shares the
-    determinizations between ``workers`` threads (``pool``: an executor to run them on) and
-    deals the hidden cards as ``belief`` says (:data:`BELIEFS`, R4.5): ``uniform``, every
-    unseen card alike; ``ranks`` (the default), weighted by the ranks each opponent threw,
-    passed or took (:func:`~paiute.compiled.search.inference_weights`); ``moves``, hands
-    that explain each opponent's last turns as greedy would have played them
-    (:mod:`paiute.compiled.belief`, with the ``ranks`` weights as its proposal; measured no
-    better than ``ranks`` so far, benchmarks/README.md). The ``python`` core deals uniformly.
+    ``core``: ``python`` plays the playouts with :class:`~paiute.players.greedy.GreedyPlayer` in
+    the engine; ``compiled`` with the compiled playout policy on the compiled rules core
+    (:mod:`paiute.compiled.search`, hundreds of times as many playouts a second, figures in
+    benchmarks/README.md, "Search speed"; it needs Numba, and its first use in a fresh install
+    compiles the kernels, which :func:`paiute.compiled.warm.prepare` can do ahead in the
+    background); ``auto`` is ``compiled`` where Numba is installed, else ``python``. The
+    compiled core shares the determinizations between ``workers`` threads (``pool``: an executor
+    to run them on) and deals the hidden cards as ``belief`` says (:data:`BELIEFS`, R4.5):
+    ``uniform``, every unseen card alike; ``ranks`` (the default), weighted by the ranks each
+    opponent threw, passed or took (:func:`~paiute.compiled.search.inference_weights`);
+    ``moves``, hands that explain each opponent's last turns as greedy would have played them
+    (:mod:`paiute.compiled.belief`, with the ``ranks`` weights as its proposal; no stronger than
+    ``ranks`` in play, research/README.md). The ``python`` core deals uniformly.
 
     ``policy`` plays the compiled core's playouts (:data:`POLICIES`): ``playout``, the
-    compiled essence of greedy (the default, None, for now), or ``greedy``, greedy exactly,
+    compiled essence of greedy (the default, None), or ``greedy``, greedy exactly,
     compiled (:mod:`paiute.compiled.greedy`: the same decisions as
     :class:`~paiute.players.greedy.GreedyPlayer`, ties broken by the playout's generator).
     The ``python`` core's playouts are always greedy's: it takes None or ``greedy``.
@@ -280,7 +280,7 @@ def _estimate_compiled(
     from paiute.compiled import available, warm
 
     if not available():
-        raise PlayerError("the compiled core needs Numba: pip install 'paiute[rl]'")
+        raise PlayerError("the compiled core needs Numba: pip install 'paiute[search]'")
     from paiute.compiled.belief import Belief
     from paiute.compiled.search import Position, inference_weights, run_estimates
 

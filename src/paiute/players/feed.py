@@ -1,7 +1,7 @@
 """The chance that a discard feeds the next player: a logistic model over public facts (R9).
 
-Almost every deal is won by its first caller (R8.1), and some 40% of first calls are made with
-the card just taken from the discard pile (R4.2): the card the player before threw. A discard
+Almost every deal is won by its first caller (R8.1), and many first calls are made with the
+card just taken from the discard pile (R4.2): the card the player before threw. A discard
 that completes the next player's combination hands it the deal. :class:`FeedModel` estimates,
 for each card a seat considers throwing, the chance that the next player (R2.2) could call at
 once after taking it (R4.3, R6.2; a Paiute only where R5.7 allows it), from what the seat has
@@ -16,7 +16,7 @@ has not seen; the next player's cards of the suit and of the ranks beside it kno
 the rank; the next player's draws so far; whether it may still call a Paiute (R5.7).
 
 The coefficients shipped with the package (``data/feed.json``, one set per preset and table
-size from 2 to 5 seats) were fitted by ``benchmarks/feed_learned.py --write`` on greedy's
+size from 2 to 5 seats) were fitted by ``scripts/make_feed_model.py`` on greedy's
 self-play, the labels read from the true
 next hand and never shown to a player; ``docs/guarded.md`` says how, and what guarding
 greedy's discards with them is worth (:mod:`paiute.players.guarded`).
@@ -283,7 +283,7 @@ class FeedModel:
     @classmethod
     def read(cls, path: str | Path, rules: RuleSet, players: int) -> FeedModel:
         """The model for ``rules`` at ``players`` seats in a coefficients file written by
-        ``benchmarks/feed_learned.py --write``; a :class:`PlayerError` that says what is wrong
+        ``scripts/make_feed_model.py``; a :class:`PlayerError` that says what is wrong
         with a file that cannot serve.
 
         A rule set is always a preset with options changed (:meth:`RuleSet.from_preset`): it
@@ -306,7 +306,7 @@ def read_models(path: str) -> dict[str, dict[int, FeedModel]]:
     process)."""
     file = Path(path)
     try:
-        # A device or a huge file is refused before it is read (the shipped one is 11 KB).
+        # A device or a huge file is refused before it is read (the shipped one is far smaller).
         if not file.is_file() or file.stat().st_size > _MAX_FILE_BYTES:
             raise ValueError(f"not a regular file of at most {_MAX_FILE_BYTES // 1024} KiB")
         document = json.loads(file.read_text(encoding="utf-8"))

@@ -41,11 +41,10 @@ from collections.abc import Sequence
 
 from paiute.actions import CALL_SIX, DRAW_DISCARD, DRAW_STOCK, Action, ActionKind
 from paiute.cards import Card
+from paiute.combos import CATEGORY_SHIFT, may_call
 from paiute.evaluator import STRAIGHT_FLUSH_WINDOWS, Evaluator
-from paiute.observation import Observation
-from paiute.outs import Unseen, completing
-from paiute.players.base import PlayerError, register
-from paiute.scoring import (
+from paiute.events import Phase
+from paiute.greedy_weights import (
     FIVE_KIND,
     FOUR_TWO,
     PAIUTE,
@@ -57,8 +56,11 @@ from paiute.scoring import (
     share_at_least,
     tail,
 )
+from paiute.observation import Observation
+from paiute.outs import Unseen, completing
+from paiute.players.base import PlayerError, register
 
-__all__ = ["GreedyPlayer"]
+__all__ = ["GreedyPlayer", "GreedyPosition", "ranks_next_seat_collects"]
 
 _CAP4 = (0, 1, 2, 3, 4, 4, 4)  # min(count, 4) for a count of natural cards of one rank
 _CAP3 = (0, 1, 2, 3, 3, 3, 3)
@@ -77,8 +79,10 @@ def _evaluator(wild_cards: Sequence[Card], royal_high: bool) -> Evaluator:
     return evaluator
 
 
-class _Table:
-    """What one observation says, computed once per decision."""
+class GreedyPosition:
+    """What greedy reads from one observation, worked out once per decision: the unseen cards
+    (R9), the score of any five-card hand kept (outs and potential), the best call six cards
+    may make now (R6) and the chance that no later player beats a call (R7.2)."""
 
     __slots__ = (
         "evaluator",
@@ -135,12 +139,11 @@ class _Table:
         for out in completing(hand, self.unseen_cards, self.evaluator):  # exact (paiute.outs)
             code = out.code
             count = len(out.cards)
-            order = code >> 12
-            value = (weights[order] + 0.002 * ((code >> 8) & 0xF)) * count
-            if order != PAIUTE or paiute_now:
+            value = (weights[code >> CATEGORY_SHIFT] + 0.002 * ((code >> 8) & 0xF)) * count
+            if may_call(code, 0, paiute_now=paiute_now):  # R5.7 (outs count whatever was called)
                 now_sum += value
                 now_hits += count
-            if order != PAIUTE or paiute_later:
+            if may_call(code, 0, paiute_now=paiute_later):
                 later_sum += value
                 later_hits += count
         score = now_sum / unseen
@@ -263,7 +266,7 @@ class _Table:
         floor = 0 if self.observation.highest_call is None else self.observation.highest_call.code
         best = 0
         six = evaluator.code(held)
-        if six and (six >> 12 != PAIUTE or paiute_ok) and six >= floor:  # R5.7, R6.4
+        if may_call(six, floor, paiute_now=paiute_ok):  # R5.7, R6.4
             best = six
         for index, card in enumerate(held):
             if card == forbidden:  # R4.3, R6.2
@@ -282,7 +285,7 @@ class _Table:
         rules = observation.rules
         wilds = len(self.wild)
         chance = 1.0
-        order = code >> 12
+        order = code >> CATEGORY_SHIFT
         top = (code >> 8) & 0xF
         royal_high = rules.royal_high
         paiute_first = not self.paiute_any
@@ -332,56 +335,63 @@ class GreedyPlayer:
         self._random = random.Random(seed)
 
     def act(self, observation: Observation) -> Action:
-        return self._act(observation, None)
+        return self._act(observation, None, None)
+
+    def act_on(self, position: GreedyPosition) -> Action:
+        """:meth:`act` on a position already worked out (a subclass may remember its scores)."""
+        return self._act(position.observation, position, None)
 
     def choices(self, observation: Observation) -> tuple[Action, ...]:
         """Every action :meth:`act` may return here: one, or the discards that tie for the
         best score (which :meth:`act` breaks at random). Draws from the tie-breaking
         generator as :meth:`act` would."""
         ties: list[Action] = []
-        action = self._act(observation, ties)
+        action = self._act(observation, None, ties)
         return tuple(ties) if ties else (action,)
 
-    def _act(self, observation: Observation, ties: list[Action] | None) -> Action:
+    def _act(
+        self, observation: Observation, position: GreedyPosition | None, ties: list[Action] | None
+    ) -> Action:
         actions = observation.legal_actions
         if not actions:
             raise PlayerError(f"seat {observation.seat} has no legal action: it is not its turn")
         if len(actions) == 1:
             return actions[0]
-        table = _Table(observation)
-        if observation.phase == "draw":
-            return self._draw(table, actions)
-        return self._discard_or_call(table, actions, ties)
+        if position is None:
+            position = GreedyPosition(observation)
+        if observation.phase is Phase.DRAW:
+            return self._draw(position, actions)
+        return self._discard_or_call(position, actions, ties)
 
     # -- the draw (R4.2) --------------------------------------------------------------------
 
-    def _draw(self, table: _Table, actions: Sequence[Action]) -> Action:
-        observation = table.observation
+    def _draw(self, position: GreedyPosition, actions: Sequence[Action]) -> Action:
+        observation = position.observation
         if DRAW_DISCARD not in actions:
             return DRAW_STOCK
         hand = observation.hand
         top = observation.discard_pile[-1]
         taken = (*hand, top)
-        paiute_now = table.first_turn or table.paiute_any  # this draw is the seat's first (R5.7)
-        if table.best_call_code(taken, top, paiute_now):
+        paiute_now = position.first_turn or position.paiute_any  # this draw is the seat's first (R5.7)
+        if position.best_call_code(taken, top, paiute_now):
             return DRAW_DISCARD  # the discard completes a combination
         if DRAW_STOCK not in actions:
             return DRAW_DISCARD
         if observation.calls:  # R7.2: the last turn; only a call counts
             return DRAW_STOCK
         horizon = self.horizon
-        keep = self._best_keep(table, taken, top, horizon - 1)[0]
+        keep = self._best_keep(position, taken, top, horizon - 1)[0]
         if observation.stock_size == 0 and observation.rebuilds >= observation.rules.max_rebuilds:
             stock = 0.0  # R4.7: drawing would end the deal dead
         elif observation.stock_size == 1 and observation.stock_bottom is not None:
             bottom = observation.stock_bottom  # R2.6: the last stock card is face up
             drawn = (*hand, bottom)
-            if table.best_call_code(drawn, None, paiute_now):
+            if position.best_call_code(drawn, None, paiute_now):
                 stock = _BIG
             else:
-                stock = self._best_keep(table, drawn, None, horizon - 1)[0]
+                stock = self._best_keep(position, drawn, None, horizon - 1)[0]
         else:
-            stock = table.score(hand, horizon, paiute_now)
+            stock = position.score(hand, horizon, paiute_now)
         return DRAW_DISCARD if keep > stock + 1e-9 else DRAW_STOCK
 
     def discard_scores(self, observation: Observation) -> dict[Card, float]:
@@ -392,20 +402,20 @@ class GreedyPlayer:
         Empty unless the seat holds six cards and no call has been made yet (in the last
         round, R7.2, greedy throws any natural card: the score does not decide).
         """
-        if observation.phase != "discard" or observation.calls or observation.seat is None:
+        if observation.phase is not Phase.DISCARD or observation.calls or observation.seat is None:
             return {}
-        table = _Table(observation)
-        return dict(_keep_scores(table, observation.hand, observation.taken_card, self.horizon))
+        position = GreedyPosition(observation)
+        return dict(_keep_scores(position, observation.hand, observation.taken_card, self.horizon))
 
     def _best_keep(
-        self, table: _Table, held: Sequence[Card], taken: Card | None, horizon: int
+        self, position: GreedyPosition, held: Sequence[Card], taken: Card | None, horizon: int
     ) -> tuple[float, Card, list[Card]]:
         """The best card to put down from six and the score of the five kept (see
         :func:`_keep_scores`); and every card that ties for best (one of which is chosen at
         random)."""
         best_score = -1.0
         best: list[Card] = []
-        for card, score in _keep_scores(table, held, taken, horizon):
+        for card, score in _keep_scores(position, held, taken, horizon):
             if score > best_score + 1e-12:
                 best_score, best = score, [card]
             elif score > best_score - 1e-12:
@@ -415,10 +425,12 @@ class GreedyPlayer:
 
     # -- discard or call (R4.2, R6) -----------------------------------------------------------
 
-    def _discard_or_call(self, table: _Table, actions: Sequence[Action], ties: list[Action] | None) -> Action:
-        observation = table.observation
+    def _discard_or_call(
+        self, position: GreedyPosition, actions: Sequence[Action], ties: list[Action] | None
+    ) -> Action:
+        observation = position.observation
         hand = observation.hand
-        evaluator = table.evaluator
+        evaluator = position.evaluator
         calls: list[tuple[int, Action]] = []
         for action in actions:
             if action.kind is ActionKind.CALL_FIVE:
@@ -432,18 +444,21 @@ class GreedyPlayer:
             # The best call (R5); of equals, put down a natural card rather than a wild one.
             call = min(
                 (action for value, action in calls if value == code),
-                key=lambda a: (a.card is not None and a.card in table.wild, -1 if a.card is None else a.card),
+                key=lambda a: (
+                    a.card is not None and a.card in position.wild,
+                    -1 if a.card is None else a.card,
+                ),
             )
             if observation.calls:
                 return call  # R7.2: the last turn; a call that is legal equals or beats (R6.4)
-            if code >> 12 == PAIUTE and not table.paiute_any:
-                return call  # R5.7: a Paiute now or never
+            if not may_call(code, 0, paiute_now=position.paiute_any):
+                return call  # R5.7: a Paiute now or never (no later turn may call it)
         discards = [action for action in actions if action.kind is ActionKind.DISCARD]
         if observation.calls:  # the last turn and no call: any discard will do
-            natural = [a for a in discards if a.card not in table.wild]
+            natural = [a for a in discards if a.card not in position.wild]
             return min(natural or discards)
-        keep_score, card, tied = self._best_keep(table, hand, observation.taken_card, self.horizon)
-        if call is not None and table.win_chance(code) >= (1.0 - self.aggression) * min(1.0, keep_score):
+        keep_score, card, tied = self._best_keep(position, hand, observation.taken_card, self.horizon)
+        if call is not None and position.win_chance(code) >= (1.0 - self.aggression) * min(1.0, keep_score):
             return call
         if ties is not None:
             ties.extend(Action.discard(other) for other in tied)
@@ -451,30 +466,31 @@ class GreedyPlayer:
 
 
 def _keep_scores(
-    table: _Table, held: Sequence[Card], taken: Card | None, horizon: int
+    position: GreedyPosition, held: Sequence[Card], taken: Card | None, horizon: int
 ) -> list[tuple[Card, float]]:
     """Each card greedy may put down from the six ``held``, with the score of the five kept:
     never a wild card while a natural one can go (R3), never the card taken (R4.3); a card of
-    a rank the next player is known to collect counts a little against it (:func:`_danger`)."""
-    wild = table.wild
+    a rank the next player is known to collect counts a little against it
+    (:func:`ranks_next_seat_collects`)."""
+    wild = position.wild
     candidates = [card for card in held if card != taken and card not in wild]
     if not candidates:
         candidates = [card for card in held if card != taken]
-    danger = _danger(table.observation)
-    paiute_now = table.paiute_any
+    danger = ranks_next_seat_collects(position.observation)
+    paiute_now = position.paiute_any
     return [
         (
             card,
-            table.score([other for other in held if other != card], horizon, paiute_now)
+            position.score([other for other in held if other != card], horizon, paiute_now)
             - 0.01 * danger.get(card // 4, 0),
         )
         for card in candidates
     ]
 
 
-def _danger(observation: Observation) -> dict[int, int]:
-    """Ranks the next player to draw is known to collect (cards taken from the pile, R4.5):
-    discarding them would feed it."""
+def ranks_next_seat_collects(observation: Observation) -> dict[int, int]:
+    """The ranks the next player to draw is known to collect (cards it took from the pile,
+    R4.5), each with how many of its cards have that rank: discarding one would feed it."""
     seat = observation.seat
     assert seat is not None
     players = observation.players

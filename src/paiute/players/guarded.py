@@ -8,16 +8,16 @@ nor a wild card while a natural one can go, R3), it throws the one whose score l
 taking it from the pile (R4.2, R6.2). Where greedy's own choice is as good, it is kept, ties
 and all; every other decision (draws, calls, the last round) is greedy's.
 
-Why: almost every deal is won by its first caller (R8.1), some 40% of first calls are made
-with the card just taken from the pile, and told the next player's true hand the same guard
-gains +0.12 to +0.14 chips a deal over ``greedy``. Guessed from public facts alone (R9) it
-gains far less, but measurably: ``docs/guarded.md`` has the figures, the training, and how a
-rule set that is not a preset and a table of any size are served (a model a preset and table
-size, 2 to 5 seats).
+Why: almost every deal is won by its first caller (R8.1), and many first calls are made with
+the card just taken from the pile, so a discard that completes the next player's combination
+hands it the deal. Told the next player's true hand, the same guard would gain several times
+what it gains over ``greedy`` guessed from public facts alone (R9), but guessed it still
+gains: ``docs/guarded.md`` has the figures, the training, and how a rule set that is not a
+preset and a table of any size are served (a model a preset and table size, 2 to 5 seats).
 
 Options: ``weight`` (default 0.25, not negative: what a feed chance of 1 costs in greedy's
-score; 0 is greedy), ``model`` (a coefficients file written by ``benchmarks/feed_learned.py
---write``; default the package's ``data/feed.json``) and ``seed`` (greedy's ties). Pure
+score; 0 is greedy), ``model`` (a coefficients file written by ``scripts/make_feed_model.py``;
+default the package's ``data/feed.json``) and ``seed`` (greedy's ties). Pure
 Python, as fast as ``greedy``: no NumPy, no compiled kernels, nothing to wait for.
 
 >>> from paiute import Deal, RuleSet, SeededChance
@@ -45,9 +45,9 @@ from paiute.players.greedy import GreedyPlayer
 
 __all__ = ["DEFAULT_WEIGHT", "GuardedPlayer"]
 
-#: What a feed chance of 1 costs in greedy's score, as measured best (docs/guarded.md): 0.25
-#: and 0.5 gain alike in the issue's ``A B A B`` line-up, but alone among greedy bots 0.25 gains
-#: and 0.5 does not (a departure from greedy costs the guarding seat itself, "Whose gain").
+#: What a feed chance of 1 costs in greedy's score: 0.25 gains as much as 0.5 in the ``A B A B``
+#: line-up, and unlike 0.5 it also gains alone among greedy bots, since a departure from greedy
+#: costs the guarding seat itself (docs/guarded.md, "Whose gain", has the tournaments).
 DEFAULT_WEIGHT = 0.25
 
 

@@ -37,8 +37,10 @@ import numpy.typing as npt
 
 from paiute.actions import CALL_SIX, DRAW_DISCARD, DRAW_STOCK, Action, ActionKind
 from paiute.cards import Card
+from paiute.combos import CATEGORY_SHIFT, ROYAL_HIGH_ORDER
+from paiute.events import Phase
 from paiute.observation import Observation
-from paiute.players.greedy import GreedyPlayer, _danger, _Table
+from paiute.players.greedy import GreedyPlayer, GreedyPosition, ranks_next_seat_collects
 
 __all__ = [
     "FEATURE_NAMES",
@@ -109,15 +111,15 @@ FEATURE_NAMES: tuple[str, ...] = (
 )
 NUM_FEATURES = len(FEATURE_NAMES)
 #: The largest weights file read, and the most its arrays may take once unpacked (the shipped
-#: file is 28 KB).
+#: file is far smaller).
 MAX_WEIGHTS_BYTES = 64 << 20
 _STATE = FEATURE_NAMES.index("draw stock")
 _AFTER = FEATURE_NAMES.index("score of the hand after the action (clipped to 2)")
 _CALL0 = FEATURE_NAMES.index("call: Paiute")
 
 
-class _ScoredTable(_Table):
-    """greedy's view of the position, remembering each hand's score: the features and
+class _MemoizedPosition(GreedyPosition):
+    """greedy's reading of the position, remembering each hand's score: the features and
     greedy's own choice score the same kept hands."""
 
     def __init__(self, observation: Observation) -> None:
@@ -132,17 +134,13 @@ class _ScoredTable(_Table):
         return value
 
 
-def greedy_choice(observation: Observation, seed: int = 0, table: _Table | None = None) -> Action:
+def greedy_choice(observation: Observation, seed: int = 0, position: GreedyPosition | None = None) -> Action:
     """What ``greedy`` plays here; its ties are broken by a generator seeded from ``seed`` and
     the position, so the same observation always gives the same action."""
     player = GreedyPlayer(seed=seed * 1_000_003 + len(observation.history))
-    actions = observation.legal_actions
-    if table is None or len(actions) == 1:
+    if position is None:
         return player.act(observation)
-    # greedy's own decision (GreedyPlayer.act) on the table already built
-    if observation.phase == "draw":
-        return player._draw(table, actions)
-    return player._discard_or_call(table, actions, None)
+    return player.act_on(position)  # greedy's own decision on the position already worked out
 
 
 def action_features(observation: Observation, seed: int = 0) -> tuple[tuple[Action, ...], Float32Array]:
@@ -154,7 +152,7 @@ def action_features(observation: Observation, seed: int = 0) -> tuple[tuple[Acti
     seat = observation.seat
     if not actions or seat is None:
         raise ValueError("action_features needs the observation of the seat to act")
-    table = _ScoredTable(observation)
+    position = _MemoizedPosition(observation)
     rules = observation.rules
     players = observation.players
     rows = np.zeros((len(actions), NUM_FEATURES), dtype=np.float32)
@@ -164,8 +162,8 @@ def action_features(observation: Observation, seed: int = 0) -> tuple[tuple[Acti
     state[0] = players / 8
     state[1] = bool(observation.calls)
     state[2] = observation.first_turn
-    state[3] = table.paiute_any
-    state[4] = observation.phase == "draw"
+    state[3] = position.paiute_any
+    state[4] = observation.phase is Phase.DRAW
     state[5] = min(1.0, observation.stock_size / 40)
     state[6] = min(1.0, observation.rebuilds / max(1, rules.max_rebuilds))
     state[7] = dead_if_stock
@@ -173,25 +171,25 @@ def action_features(observation: Observation, seed: int = 0) -> tuple[tuple[Acti
     state[9] = ((observation.dealer - seat) % players) / players
     if observation.highest_call is not None:
         code = observation.highest_call.code
-        state[10] = (code >> 12) / 7
+        state[10] = (code >> CATEGORY_SHIFT) / ROYAL_HIGH_ORDER
         state[11] = ((code >> 8) & 0xF) / 14
-    state[12] = sum(1 for card in observation.hand if card in table.wild) / 4
-    state[13] = table.unseen_wild / 4
-    state[14] = table.unseen / 54
+    state[12] = sum(1 for card in observation.hand if card in position.wild) / 4
+    state[13] = position.unseen_wild / 4
+    state[14] = position.unseen / 54
     others = [len(observation.known_cards[s]) for s in range(players) if s != seat]
     state[15] = max(others, default=0) / 6
     state[16] = len(observation.known_cards[(seat + 1) % players]) / 6
     state[17] = min(1.0, len(observation.history) / 200)
     state[18] = len(observation.calls) / players
-    paiute_now = table.first_turn or table.paiute_any  # R5.7
-    danger = _danger(observation)
-    if observation.phase == "draw":
-        _draw_features(observation, table, actions, rows, paiute_now, dead_if_stock)
+    paiute_now = position.first_turn or position.paiute_any  # R5.7
+    danger = ranks_next_seat_collects(observation)
+    if observation.phase is Phase.DRAW:
+        _draw_features(observation, position, actions, rows, paiute_now, dead_if_stock)
     else:
-        keep = _discard_features(observation, table, actions, rows, danger)
+        keep = _discard_features(observation, position, actions, rows, danger)
         state[19] = min(_SCORE_CAP, keep)
     rows[1:, :_STATE] = rows[0, :_STATE]
-    greedy = greedy_choice(observation, seed, table)
+    greedy = greedy_choice(observation, seed, position)
     for index, action in enumerate(actions):
         rows[index, _STATE + _KINDS.index(action.kind)] = 1.0
         rows[index, -1] = action is greedy
@@ -200,7 +198,7 @@ def action_features(observation: Observation, seed: int = 0) -> tuple[tuple[Acti
 
 def _draw_features(
     observation: Observation,
-    table: _Table,
+    position: GreedyPosition,
     actions: Sequence[Action],
     rows: Float32Array,
     paiute_now: bool,
@@ -212,40 +210,42 @@ def _draw_features(
         if action is DRAW_DISCARD:
             top = observation.discard_pile[-1]
             taken = (*hand, top)
-            if table.best_call_code(taken, top, paiute_now):
+            if position.best_call_code(taken, top, paiute_now):
                 rows[index, _AFTER + 1] = 1.0
                 score = _SCORE_CAP
             else:
-                score = _best_keep_score(table, taken, top, _HORIZON - 1)
+                score = _best_keep_score(position, taken, top, _HORIZON - 1)
         elif action is DRAW_STOCK:
             if dead_if_stock:
                 score = 0.0  # R4.7
             elif observation.stock_size == 1 and observation.stock_bottom is not None:
                 drawn = (*hand, observation.stock_bottom)  # R2.6: the last stock card is face up
-                if table.best_call_code(drawn, None, paiute_now):
+                if position.best_call_code(drawn, None, paiute_now):
                     rows[index, _AFTER + 1] = 1.0
                     score = _SCORE_CAP
                 else:
-                    score = _best_keep_score(table, drawn, None, _HORIZON - 1)
+                    score = _best_keep_score(position, drawn, None, _HORIZON - 1)
             else:
-                score = table.score(hand, _HORIZON, paiute_now)
+                score = position.score(hand, _HORIZON, paiute_now)
         else:  # pragma: no cover - the draw phase offers only draws (R4.2)
             continue
         rows[index, _AFTER] = min(_SCORE_CAP, score)
 
 
-def _best_keep_score(table: _Table, held: Sequence[Card], taken: Card | None, horizon: int) -> float:
+def _best_keep_score(
+    position: GreedyPosition, held: Sequence[Card], taken: Card | None, horizon: int
+) -> float:
     best = 0.0
     for card in held:
         if card != taken:  # R4.3
             kept = [other for other in held if other != card]
-            best = max(best, table.score(kept, horizon, table.paiute_any))
+            best = max(best, position.score(kept, horizon, position.paiute_any))
     return best
 
 
 def _discard_features(
     observation: Observation,
-    table: _Table,
+    position: GreedyPosition,
     actions: Sequence[Action],
     rows: Float32Array,
     danger: dict[int, int],
@@ -253,14 +253,14 @@ def _discard_features(
     """Discard or call (R4.2, R6): the kept hand's score, the card put down, the call's value;
     returns the best kept-hand score of the discards."""
     hand = observation.hand
-    evaluator = table.evaluator
+    evaluator = position.evaluator
     last_round = bool(observation.calls)
     scores: dict[int, float] = {}
     codes: list[int] = []
     for index, action in enumerate(actions):
         card = action.card
         if card is not None:
-            rows[index, _AFTER + 2] = card in table.wild
+            rows[index, _AFTER + 2] = card in position.wild
             rows[index, _AFTER + 3] = (card // 4) / 12 if card < 52 else 1.0
             rows[index, _AFTER + 4] = min(3, danger.get(card // 4, 0)) / 3 if card < 52 else 0.0
         if action.kind is ActionKind.DISCARD and card is not None:
@@ -268,7 +268,7 @@ def _discard_features(
                 score = 0.0  # R7.2: the seat's last turn; only a call counts
             else:
                 kept = [other for other in hand if other != card]
-                score = table.score(kept, _HORIZON, table.paiute_any)
+                score = position.score(kept, _HORIZON, position.paiute_any)
             scores[index] = score
             rows[index, _AFTER] = min(_SCORE_CAP, score)
             codes.append(0)
@@ -279,9 +279,9 @@ def _discard_features(
                 code = evaluator.code([other for other in hand if other != card])
             codes.append(code)
             rows[index, _AFTER + 1] = 1.0
-            rows[index, _CALL0 + (code >> 12) - 1] = 1.0
+            rows[index, _CALL0 + (code >> CATEGORY_SHIFT) - 1] = 1.0
             rows[index, _CALL0 + 7] = ((code >> 8) & 0xF) / 14
-            rows[index, _CALL0 + 8] = table.win_chance(code)
+            rows[index, _CALL0 + 8] = position.win_chance(code)
         else:  # pragma: no cover - this phase offers only discards and calls (R4.2)
             codes.append(0)
     best = max(codes, default=0)

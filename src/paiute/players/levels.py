@@ -1,7 +1,7 @@
 """Levels: the names a person picks a bot by (``easy``, ``medium``, ``hard``, ``expert``).
 
 A level is a name for a player spec with its budget, resolved by
-:func:`~paiute.players.base.make_player` wherever a bot is chosen (``paiute play --bots``,
+:func:`~paiute.players.registry.make_player` wherever a bot is chosen (``paiute play --bots``,
 ``paiute tournament``, the web lobby). Interfaces offer levels, not bot internals; their
 default is :data:`DEFAULT_LEVEL`. Each level's place on the rating ladder is measured in
 ``benchmarks/level_ladder.py`` and shown in the README.
@@ -24,14 +24,14 @@ LEVELS: dict[str, str] = {
     # (benchmarks/level_ladder.py, the README's table), except where the table says otherwise.
     "easy": "mc:iterations=24",
     # greedy looking two draws ahead instead of three: the one parameter of greedy that makes
-    # it measurably weaker and still sensible (horizon 3 is the local optimum: 2, 4 and 5 all
-    # lose to it; aggression changes nothing at four seats; benchmarks/README.md).
+    # it weaker and still sensible (greedy's own horizon beats shorter and longer ones alike,
+    # and its aggression hardly matters at four seats; research/README.md has the figures).
     "medium": "greedy:horizon=2",
     "hard": "greedy",
     # greedy whose discards avoid feeding the next player, by a chance learned from public
-    # facts (paiute.players.guarded, docs/guarded.md): the one bot measured above greedy with
-    # its interval above zero on both presets, as fast as greedy, pure Python. The search bot
-    # pimc (compiled playouts, 150 ms) is level with greedy on pagat and below it on gamerules.
+    # facts (paiute.players.guarded): the one bot ahead of greedy on both presets, as fast as
+    # greedy, pure Python. The search bot pimc is not ahead of greedy on either preset
+    # (docs/guarded.md and benchmarks/README.md have the figures).
     "expert": "guarded",
 }
 

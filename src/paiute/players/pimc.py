@@ -3,11 +3,11 @@
 From the seat's :class:`~paiute.observation.Observation` only (R9), it deals the cards the seat
 cannot see at random many times over (determinizations, optionally weighted by what the
 opponents' public actions say, R4.5), plays every legal action out on each with the compiled
-playout policy for every seat (:mod:`paiute.compiled.search`, some 50,000-100,000 playouts a
-CPU-second) and compares the actions on the *same* determinizations (paired samples). It
-keeps ``greedy``'s move unless another action's paired advantage over it is significant
-(more than ``z`` standard errors): with thousands of playouts this is argmax where the
-evidence is clear and the rule of thumb where it is not (Tesauro & Galperin's rollout
+playout policy for every seat (:mod:`paiute.compiled.search`; benchmarks/README.md, "Search
+speed", has its playouts a CPU-second) and compares the actions on the *same* determinizations
+(paired samples). It keeps ``greedy``'s move unless another action's paired advantage over it is
+significant (more than ``z`` standard errors): with thousands of playouts this is argmax where
+the evidence is clear and the rule of thumb where it is not (Tesauro & Galperin's rollout
 improves on its base policy; Furtak & Buro's IIMC in Skat).
 
 Options (``make_player("pimc:ms=100")``, ``make_player("pimc:iterations=400,seed=1")``):
@@ -24,12 +24,12 @@ Options (``make_player("pimc:ms=100")``, ``make_player("pimc:iterations=400,seed
 * ``belief`` (default ``ranks``): how the hidden cards are dealt
   (:data:`~paiute.players.evaluate.BELIEFS`): ``ranks``, weighted by the ranks each
   opponent threw, passed or took (R4.5); ``moves``, hands that explain each opponent's
-  last turns as greedy would have played them (:mod:`paiute.compiled.belief`; measured no
-  better than ``ranks`` yet); ``uniform``.
+  last turns as greedy would have played them (:mod:`paiute.compiled.belief`; no stronger
+  than ``ranks`` in play, research/README.md); ``uniform``.
 * ``policy`` (default ``playout``): who plays the playouts, for every seat: ``playout``, the
   compiled essence of greedy (fastest), or ``greedy``, greedy exactly, compiled
   (:mod:`paiute.compiled.greedy`: the opponents of the playouts behave as the real
-  ``greedy`` does, at about a sixth of the playouts a second).
+  ``greedy`` does, at a fraction of the playouts a second).
 * ``baseline`` (default ``greedy``): the move kept unless beaten, and the move played while
   the kernels are not ready or without Numba: ``greedy``'s, or ``guarded``'s (the ``expert``
   level, :mod:`paiute.players.guarded`: greedy whose discards avoid feeding the next player).
@@ -47,7 +47,6 @@ is ``greedy``'s.
 from __future__ import annotations
 
 import concurrent.futures
-import hashlib
 import math
 import random
 import time
@@ -55,6 +54,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paiute.actions import Action
+from paiute.chance import derive_seed
 from paiute.compiled import available, warm
 from paiute.observation import Observation
 from paiute.players.base import PlayerError, check_budget, register
@@ -88,10 +88,8 @@ class PIMCStats:
 def decision_seed(seed: int, observation: Observation) -> int:
     """A 64-bit seed for one decision from the player's seed and what the seat has seen
     (the observation only, R9: the same for every deal of the hidden cards)."""
-    key = (
-        f"{seed}|{observation.seat}|{len(observation.history)}|{observation.hand}|{observation.discard_pile}"
-    )
-    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big")
+    parts = (seed, observation.seat, len(observation.history), observation.hand, observation.discard_pile)
+    return derive_seed(*parts, separator="|", method="blake2b")
 
 
 @register("pimc", "determinized Monte Carlo: compiled paired playouts of every action, greedy unless beaten")

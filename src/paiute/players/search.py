@@ -77,6 +77,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from paiute.actions import Action
+from paiute.chance import derive_seed
 from paiute.observation import Observation
 from paiute.players.base import PlayerError, check_budget, register
 from paiute.players.search_shares import DISCOUNT, ROLLOUT_CAP, SearchConfig, ShareResult, search_share
@@ -187,8 +188,9 @@ class _SearchPlayer:
         digest = _observation_digest(observation)
         seeds = []
         for worker in range(self.workers):
-            key = f"{self._base_seed}|{self.kind}|{worker}|".encode() + digest
-            seeds.append(int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big"))
+            seeds.append(
+                derive_seed(self._base_seed, self.kind, worker, digest, separator="|", method="blake2b")
+            )
         return seeds
 
     def _shares(self, observation: Observation) -> list[int | None]:

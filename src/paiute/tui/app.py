@@ -10,7 +10,7 @@ passes to another person, and the log only tells what everyone may see.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from textual.app import App, ComposeResult
@@ -18,14 +18,16 @@ from textual.binding import Binding, BindingType
 from textual.timer import Timer
 
 from paiute.actions import CALL_SIX, DRAW_DISCARD, DRAW_STOCK, Action, ActionKind
+from paiute.analysis.hint import Hint
 from paiute.cards import Card
 from paiute.errors import N_, IllegalActionError
+from paiute.events import Phase
 from paiute.i18n import LANGUAGES, Translator, translator
 from paiute.observation import Observation
 from paiute.record import Record
 from paiute.tui import describe
 from paiute.tui.help import rules_text, tui_keys
-from paiute.tui.hint_view import hint_screen
+from paiute.tui.hint_view import hint_lines
 from paiute.tui.preparing import BotPreparation
 from paiute.tui.review_screen import DealReview, ReviewScreen
 from paiute.tui.session import Session
@@ -92,7 +94,7 @@ class PlayApp(MinimumSize, App[int]):
         #: The review of the deal just ended (``r`` on its summary), computed in the background.
         self.deal_review: DealReview | None = None
         #: A bot still waiting for the compiled search (it plays greedy's moves meanwhile):
-        #: a line under the title says so until it is ready (no stall, issue 11).
+        #: a line under the title says so until it is ready (no stall).
         self.preparation = BotPreparation.of_session(session)
         self._preparing_timer: Timer | None = None
 
@@ -332,7 +334,7 @@ class PlayApp(MinimumSize, App[int]):
         obs = session.observation(self.viewer)
         wild = obs.wild_cards
         number, pot = session.deal_number, obs.pot
-        if obs.phase == "over":
+        if obs.phase is Phase.OVER:
             title = tr.gettext(N_("Paiute  deal {n}  pot {pot}  deal over"), n=number, pot=pot)
         elif obs.current_seat == self.viewer:
             title = tr.gettext(
@@ -353,7 +355,7 @@ class PlayApp(MinimumSize, App[int]):
         table.set_table(describe.table_lines(obs, names, pretty=True, tr=tr))
         cards = describe.hand_order(obs)
         forbidden = {obs.taken_card} if obs.taken_card is not None and obs.is_my_turn else set()
-        mine = obs.is_my_turn and obs.phase == "discard"
+        mine = obs.is_my_turn and obs.phase is Phase.DISCARD
         turn = (session.deal_number, len(obs.history))
         if mine and self._chosen_for != turn:
             # A new six-card holding (a draw, a resumed game, the hot seat): the drawn card is
@@ -420,11 +422,11 @@ class PlayApp(MinimumSize, App[int]):
     def _prompt(self, obs: Observation) -> str:
         tr = self.tr
         names = self.names
-        if obs.phase == "over":
+        if obs.phase is Phase.OVER:
             return tr.gettext(N_("The deal is over."))
         if not obs.is_my_turn:
             return tr.gettext(N_("{who} is playing..."), who=names[obs.current_seat])
-        if obs.phase == "draw":
+        if obs.phase is Phase.DRAW:
             if DRAW_DISCARD in obs.legal_actions:
                 top = describe.card_text(obs.discard_pile[-1], obs.wild_cards, pretty=True, tr=tr)
                 return tr.ngettext(
@@ -521,7 +523,7 @@ class PlayApp(MinimumSize, App[int]):
         if not 0 <= index < len(cards):
             return
         self.selected = index
-        if obs.is_my_turn and obs.phase == "discard":
+        if obs.is_my_turn and obs.phase is Phase.DISCARD:
             error = self.session.why(Action.discard(cards[index]))
             if error is not None:
                 self.say(
@@ -541,7 +543,7 @@ class PlayApp(MinimumSize, App[int]):
         if hand is None or not self._table_up():
             return
         obs, cards = hand
-        if obs.phase != "discard" or not cards:
+        if obs.phase is not Phase.DISCARD or not cards:
             error = self.session.why(Action.discard(cards[0])) if cards and self.waiting else None
             self.say(
                 self._not_allowed(error) if error else self.tr.gettext(N_("Wait: it is not your turn.")),
@@ -555,7 +557,7 @@ class PlayApp(MinimumSize, App[int]):
         if hand is None:
             return
         obs, _cards = hand
-        if message.index == self.selected and obs.is_my_turn and obs.phase == "discard":
+        if message.index == self.selected and obs.is_my_turn and obs.phase is Phase.DISCARD:
             self.action_discard()
         else:
             self.choose(message.index)
@@ -571,7 +573,7 @@ class PlayApp(MinimumSize, App[int]):
             return
         options = describe.call_options(obs)
         if not options:
-            if obs.phase != "discard":
+            if obs.phase is not Phase.DISCARD:
                 error = self.session.why(CALL_SIX)
                 self.say(self._not_allowed(error) if error else tr.gettext(N_("No call now.")), warning=True)
                 return
@@ -618,7 +620,7 @@ class PlayApp(MinimumSize, App[int]):
                 self.selected = cards.index(action.card)
         self.say(describe.action_text(action, obs, pretty=True, tr=self.tr))
         if len(self.screen_stack) == 1:
-            self.push_screen(hint_screen(found, obs, session.names, self.tr), self._resume_play)
+            self.push_screen(_hint_screen(found, obs, session.names, self.tr), self._resume_play)
 
     def action_history(self) -> None:
         if not self._table_up() or self.session.deal is None:
@@ -679,3 +681,10 @@ class PlayApp(MinimumSize, App[int]):
         self._logged_deal = 0  # the log of this deal is written again, in the new language
         self.note = ""
         self.refresh_view()
+
+
+def _hint_screen(found: Hint, obs: Observation, names: Sequence[str], tr: Translator) -> TextScreen:
+    """The full screen's page for a hint (Esc, Enter or ``h`` goes back to the table)."""
+    text = "\n".join(hint_lines(found, obs, names, pretty=True, tr=tr))
+    keys = {key: "close" for key in ("escape", "h", "q", "enter")}
+    return TextScreen(tr.gettext(N_("Hint")), text, keys, tr.gettext(N_("Esc: back")))

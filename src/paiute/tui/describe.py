@@ -25,8 +25,9 @@ from paiute.combos import Category, Value
 from paiute.deal import Event
 from paiute.errors import N_, IllegalActionError
 from paiute.evaluator import Evaluator, Placed, format_arranged
+from paiute.events import Phase
 from paiute.i18n import NP_, Translator, translator
-from paiute.observation import Observation
+from paiute.observation import Observation, legal_calls
 from paiute.showdown import Showdown
 
 
@@ -167,7 +168,7 @@ def evaluator(obs: Observation) -> Evaluator:
 
 def drawn_card(obs: Observation) -> Card | None:
     """The card the seat drew this turn, while it holds six (R4.2)."""
-    if obs.phase != "discard" or not obs.is_my_turn:
+    if obs.phase is not Phase.DISCARD or not obs.is_my_turn:
         return None
     for event in reversed(obs.history):
         if event.seat == obs.seat and event.action.kind.is_draw:
@@ -248,16 +249,16 @@ class CallOption:
 def call_options(obs: Observation) -> list[CallOption]:
     """Every legal call, best first (the first one is the call the UI proposes)."""
     ev = evaluator(obs)
-    options = []
-    for action in obs.legal_actions:
-        if not action.kind.is_call:
-            continue
-        shown = tuple(card for card in obs.hand if card != action.card)
-        value = ev.value(shown)
-        if value is not None:
-            options.append(CallOption(action, value, shown, action.card, ev.arrange(shown, value)))
-    options.sort(key=lambda option: option.value, reverse=True)
-    return options
+    return [
+        CallOption(
+            Action.call(call.discard),
+            call.value,
+            call.shown,
+            call.discard,
+            ev.arrange(call.shown, call.value),
+        )
+        for call in legal_calls(obs, ev)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,7 +289,7 @@ def blocked_calls(
 ) -> list[BlockedCall]:
     """Calls the cards make but a rule forbids now (R4.3, R5.7, R6.4), better than any legal
     call, each with the rule and the reason (from :meth:`~paiute.deal.Deal.why_illegal`)."""
-    if obs.phase != "discard" or not obs.is_my_turn:
+    if obs.phase is not Phase.DISCARD or not obs.is_my_turn:
         return []
     tr = _tr(tr)
     wild = obs.wild_cards
@@ -454,7 +455,7 @@ def seat_lines(
     dealer_mark = tr.pgettext("dealer mark", "D")
     lines = []
     for seat, name in enumerate(names):
-        marker = ">" if seat == obs.current_seat and obs.phase != "over" else " "
+        marker = ">" if seat == obs.current_seat and obs.phase is not Phase.OVER else " "
         dealer = dealer_mark if seat == obs.dealer else " " * len(dealer_mark)
         you = "*" if seat == obs.seat else " "
         held = obs.hand_sizes[seat]
@@ -532,7 +533,7 @@ def table_lines(
         tr.gettext(N_("{upcard}. Dealer {dealer}."), upcard=upcard, dealer=names[obs.dealer]),
         tr.gettext(N_("{stock}, {discard}, pot {pot}."), stock=stock, discard=discard, pot=obs.pot),
     ]
-    if obs.highest_call is not None and obs.phase != "over":
+    if obs.highest_call is not None and obs.phase is not Phase.OVER:
         lines.append(
             tr.gettext(N_("Last round (R7.2): equal or beat {value} (R6.4)."), value=obs.highest_call)
         )
@@ -542,12 +543,12 @@ def table_lines(
 def prompt(obs: Observation, names: Sequence[str], *, tr: Translator | None = None) -> str:
     """What the seat is to do now, in one line (cards in the canonical text people type)."""
     tr = _tr(tr)
-    if obs.phase == "over":
+    if obs.phase is Phase.OVER:
         return tr.gettext(N_("The deal is over."))
     if not obs.is_my_turn:
         return tr.gettext(N_("Waiting for {who}."), who=names[obs.current_seat])
     who = names[obs.current_seat]
-    if obs.phase == "draw":
+    if obs.phase is Phase.DRAW:
         if DRAW_DISCARD in obs.legal_actions:
             top = card_text(obs.discard_pile[-1], obs.wild_cards)
             if DRAW_STOCK not in obs.legal_actions:

@@ -1,11 +1,12 @@
-"""A :class:`~paiute.hint.Hint` in words: the move, the reasons, the table of moves.
+"""A :class:`~paiute.analysis.hint.Hint` in words: the move, the reasons, the table of moves.
 
-Shared by the full screen, ``--plain`` and ``paiute hint``. Built from the hint and the seat's
+Shared by the full screen, ``--plain`` and ``paiute hint``; plain text, so ``paiute hint`` runs
+without the terminal extra. Built from the hint and the seat's
 observation only (R9): every card named is in the seat's hand or on the table, except the
 outs, which are the cards the seat has not seen (each may be anywhere unseen).
 
 >>> from paiute import Deal, RuleSet, SeededChance
->>> from paiute.hint import hint
+>>> from paiute.analysis.hint import hint
 >>> deal = Deal.new(RuleSet(), players=3, dealer=0, chance=SeededChance(9), balances=[9, 9, 9], pot=3)
 >>> obs = deal.observation(1)
 >>> lines = hint_lines(hint(obs, playouts=2, draw_playouts=2, seed=1), obs, ("Ana", "Bo", "Cy"))
@@ -20,15 +21,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from paiute.actions import Action
+from paiute.analysis.hint import Hint
 from paiute.cards import Card
 from paiute.errors import N_
-from paiute.hint import Hint
 from paiute.i18n import Translator, translator
 from paiute.observation import Observation
 from paiute.tui.describe import action_text, cards_text
-from paiute.tui.widgets import TextScreen
 
-__all__ = ["FEED_WORTH_SAYING", "hint_lines", "hint_screen", "percent"]
+__all__ = ["FEED_WORTH_SAYING", "hint_lines", "percent"]
 
 #: The feed chance (R4.2) from which a hint says in words that a discard may feed the next
 #: player: some four times the share of greedy's discards that do (2-5%, docs/guarded.md).
@@ -238,10 +238,3 @@ def _feed_lines(
             "  The next player, {name}, could call at once with {card} about {chance} of the time (a chance learned from public play, R4.2)."
         )
     return [tr.gettext(message, **params)]
-
-
-def hint_screen(found: Hint, obs: Observation, names: Sequence[str], tr: Translator) -> TextScreen:
-    """The full screen's page for a hint (Esc, Enter or ``h`` goes back to the table)."""
-    text = "\n".join(hint_lines(found, obs, names, pretty=True, tr=tr))
-    keys = {key: "close" for key in ("escape", "h", "q", "enter")}
-    return TextScreen(tr.gettext(N_("Hint")), text, keys, tr.gettext(N_("Esc: back")))

@@ -27,6 +27,7 @@ from typing import TextIO
 from paiute.actions import CALL_SIX, DRAW_DISCARD, DRAW_STOCK, Action
 from paiute.cards import Card
 from paiute.errors import N_, IllegalActionError, ParseError
+from paiute.events import Phase
 from paiute.i18n import Translator, translator
 from paiute.observation import Observation
 from paiute.tui import describe
@@ -325,7 +326,7 @@ class PlainUI:
         options = describe.call_options(obs)
         if options:
             return options[0].action
-        if obs.phase != "discard":
+        if obs.phase is not Phase.DISCARD:
             error = self.session.why(CALL_SIX)
             self.say(self.not_allowed(error) if error else tr.gettext(N_("No call now.")))
             return None
@@ -405,7 +406,7 @@ class PlainUI:
                     continue
                 self._told.add(key)
             self.say(tr.gettext(N_("No call: {note}."), note=note.text))
-        if obs.phase == "draw" and DRAW_DISCARD not in obs.legal_actions:
+        if obs.phase is Phase.DRAW and DRAW_DISCARD not in obs.legal_actions:
             error = session.why(DRAW_DISCARD)
             if error is not None and obs.discard_pile:
                 self.say(

@@ -1,17 +1,16 @@
-"""The line that says a bot is still being prepared (``paiute play``: no stall, issue 11).
+"""The line that says a bot is still being prepared (``paiute play``: no stall).
 
 A bot that searches with the compiled core (the ``pimc`` player, chosen by a spec such as
-``pimc:ms=100``; no level is one since ``expert`` became ``guarded``, which is pure Python)
-needs its Numba kernels; the first process after an install compiles them into the disk
-cache (2.5-6 CPU-minutes measured on 2 cores), later ones load them in about a second
-(:mod:`paiute.compiled.warm`, in a background thread and a child process). Until they are ready
-such a bot plays ``greedy``'s move (the ``hard`` level's), so no table waits; this line tells
-the person why the bot plays like that for now, with a spinner and the seconds so far, and goes
-away once the kernels are ready. It shows only after :attr:`BotPreparation.GRACE_S` seconds
-of waiting: loading the kernels from the disk cache takes 1-2 s on a quiet machine (4.5-5 s
-measured at load 7), and a line that flashes "a few minutes" for that long would say something
-false. Without Numba there is nothing to prepare (those bots play greedy's moves for good) and
-no line.
+``pimc:ms=100``; no level is one: ``expert`` is ``guarded``, which is pure Python) needs its
+Numba kernels; the first process after an install compiles them into the disk cache (minutes of
+CPU), later ones load them in seconds (:mod:`paiute.compiled.warm`, in a background thread and a
+child process). Until they are ready such a bot plays ``greedy``'s move (the ``hard`` level's),
+so no table waits; this line tells the person why the bot plays like that for now, with a
+spinner and the seconds so far, and goes away once the kernels are ready. It shows only after
+:attr:`BotPreparation.GRACE_S` seconds of waiting: a load from the disk cache is mostly over by
+then (README.md, "No stall", has the figures), and a line that flashes "a few minutes" for that
+long would say something false. Without Numba there is nothing to prepare (those bots play
+greedy's moves for good) and no line.
 
 >>> from paiute.tui.session import PlayConfig, SeatSpec, Session
 >>> from paiute.rules import RuleSet

@@ -1,6 +1,6 @@
 """The review of a deal in the terminal game, and the review marks of ``replay --watch``.
 
-:class:`DealReview` reviews a finished deal (:mod:`paiute.review`) for the person's seats in a
+:class:`DealReview` reviews a finished deal (:mod:`paiute.analysis.review`) for the person's seats in a
 thread of its own, started when the deal ends, while its summary shows; :class:`ReviewScreen`
 shows its progress until it is ready, then each decision: what was played, the better action,
 the expected chips and the mark. Each decision is estimated from the seat's own view at that
@@ -20,10 +20,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from paiute.analysis.review import DEFAULT_PLAYOUTS, MARK_WORDS, Decision, Review, action_words, review_record
 from paiute.errors import N_
 from paiute.i18n import Translator, translator
 from paiute.record import Record
-from paiute.review import DEFAULT_PLAYOUTS, MARK_WORDS, Decision, Review, action_words, review_record
 
 __all__ = ["DealReview", "ReviewScreen", "WatchReviews", "mark_note", "review_text"]
 

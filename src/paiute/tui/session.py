@@ -16,7 +16,6 @@ the same way, so a resumed match deals the same cards as one that was never inte
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import secrets
@@ -28,11 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paiute.actions import Action
+from paiute.analysis.hint import DEFAULT_PLAYOUTS, Hint, hint
 from paiute.cards import Card
-from paiute.chance import Chance, SecureChance, SeededChance
+from paiute.chance import Chance, SecureChance, SeededChance, derive_seed
 from paiute.deal import Deal, Event
 from paiute.errors import N_, IllegalActionError, InputError, PaiuteError, RecordError
-from paiute.hint import DEFAULT_PLAYOUTS, Hint, hint
 from paiute.match import DealResult, Match
 from paiute.observation import Observation
 from paiute.players import Player, make_player
@@ -50,7 +49,6 @@ __all__ = [
     "SeatSpec",
     "Session",
     "data_dir",
-    "derive_seed",
     "find_match",
     "latest_unfinished",
     "match_id",
@@ -59,7 +57,7 @@ __all__ = [
 ]
 
 META_FORMAT = "paiute-play/1"
-#: Determinizations a hint plays out each legal move on (paiute.hint): the "hint" key.
+#: Determinizations a hint plays out each legal move on (paiute.analysis.hint): the "hint" key.
 DEFAULT_HINT = DEFAULT_PLAYOUTS
 #: The most a hint makes a person wait (the playouts stop early past it).
 HINT_BUDGET_MS = 3000.0
@@ -86,7 +84,7 @@ class PlayConfig:
     seats: tuple[SeatSpec, ...]
     seed: int | None = None
     chips: int = DEFAULT_CHIPS
-    hint: int = DEFAULT_HINT  # the hint's playouts per move (paiute.hint)
+    hint: int = DEFAULT_HINT  # the hint's playouts per move (paiute.analysis.hint)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -121,7 +119,7 @@ class PlayConfig:
         chips = data.get("chips", DEFAULT_CHIPS)
         hint = data.get("hint", DEFAULT_HINT)
         if isinstance(hint, str):
-            hint = DEFAULT_HINT  # metadata from before paiute.hint named a bot spec here
+            hint = DEFAULT_HINT  # older metadata names a bot spec here: the default playouts
         if seed is not None and not isinstance(seed, int):
             raise RecordError(N_("play metadata: bad seed {seed!r}"), seed=seed)
         if not isinstance(chips, int) or not isinstance(hint, int) or isinstance(hint, bool) or hint < 1:
@@ -129,14 +127,9 @@ class PlayConfig:
         return cls(rules, tuple(seats), seed, chips, hint)
 
 
-def derive_seed(seed: int, *parts: object) -> int:
-    """A seed for one purpose (a deal's shuffle, a bot) derived from the match seed.
-
-    >>> derive_seed(1, "deal", 0) == derive_seed(1, "deal", 0) != derive_seed(1, "deal", 1)
-    True
-    """
-    text = ":".join(["paiute-play", str(seed), *map(str, parts)])
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+def _play_seed(seed: int, *parts: object) -> int:
+    """A seed for one purpose (a deal's shuffle, a bot, a hint) derived from the match seed."""
+    return derive_seed("paiute-play", seed, *parts, separator=":")
 
 
 def data_dir() -> Path:
@@ -215,7 +208,7 @@ def saved_matches(directory: Path) -> list[SavedMatch]:
                 balances = summary.get("balances")
                 shown = tuple(balances) if isinstance(balances, list) else None
                 deals = summary["deals"]
-            else:  # metadata written before the summary existed: read the record itself
+            else:  # metadata without a summary (an older format): read the record itself
                 saved = load(record)
                 players, deals, shown = saved.players, len(saved.deals), None
         except (PaiuteError, OSError):
@@ -294,7 +287,7 @@ class Session:
         self._worth_saving = False
         if match is None:
             chance: Chance = (
-                SecureChance() if config.seed is None else SeededChance(derive_seed(config.seed, "dealer"))
+                SecureChance() if config.seed is None else SeededChance(_play_seed(config.seed, "dealer"))
             )
             match = Match(
                 config.rules, config.names, balances=[config.chips] * len(config.seats), chance=chance
@@ -350,7 +343,7 @@ class Session:
         seed = config.seed
         # The first dealer is the record's (R2.3); the match's own chance shuffles only
         # without a seed (with one, each deal has its own generator).
-        chance: Chance = SecureChance() if seed is None else SeededChance(derive_seed(seed, "dealer"))
+        chance: Chance = SecureChance() if seed is None else SeededChance(_play_seed(seed, "dealer"))
         match = Match(
             record.rules,
             record.players,
@@ -389,7 +382,7 @@ class Session:
         """The chance that shuffles deal ``index``: derived from the seed, or the match's."""
         if self.config.seed is None:
             return self.match.chance
-        return SeededChance(derive_seed(self.config.seed, "deal", index))
+        return SeededChance(_play_seed(self.config.seed, "deal", index))
 
     def _make_bots(self, index: int) -> None:
         """The bots for deal ``index``: made once, or anew each deal with a seed."""
@@ -402,7 +395,7 @@ class Session:
                     self.players[seat] = make_player(spec.bot)
             else:
                 _close(self.players[seat])
-                self.players[seat] = make_player(spec.bot, seed=derive_seed(seed, "bot", seat, index))
+                self.players[seat] = make_player(spec.bot, seed=_play_seed(seed, "bot", seat, index))
 
     # -- the state, as the user interfaces may see it ---------------------------------------
 
@@ -520,7 +513,7 @@ class Session:
         self._hints += 1
         if self.config.seed is None:
             return secrets.randbits(48)
-        return derive_seed(self.config.seed, "hint", len(self.match.deals), self._hints)
+        return _play_seed(self.config.seed, "hint", len(self.match.deals), self._hints)
 
     def hint(self, seat: int, *, seed: int | None = None) -> Hint:
         """The best move in ``seat``'s place and why (from its observation only, R9)."""

@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 
 from paiute.chance import RecordedChance
 from paiute.errors import N_, RecordError
+from paiute.events import Phase
 from paiute.i18n import Translator, translator
 from paiute.match import Match
 from paiute.record import Record
@@ -157,7 +158,7 @@ class WatchApp(MinimumSize, App[int]):
             new=describe.drawn_card(obs),
         )
         summary: list[str] = []
-        if obs.phase == "over" and match.results:
+        if obs.phase is Phase.OVER and match.results:
             before = self.record.balances if deal_index == 0 else match.results[deal_index - 1].balances
             result = match.results[deal_index]
             summary = describe.deal_summary(
@@ -171,7 +172,7 @@ class WatchApp(MinimumSize, App[int]):
                     who=names[obs.current_seat],
                 )
             )
-        elif obs.phase == "over":
+        elif obs.phase is Phase.OVER:
             table.set_message(tr.gettext(N_("End of the deal - ] for the next deal.")))
         else:
             table.set_message(tr.gettext(N_("The record ends here.")))
