@@ -38,11 +38,11 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from paiute.observation import Observation
 from research.belief_bound import PLAYERS, derive, propose, rank_weights
 from research.learned_belief import fitted, odds
 from research.self_play import greedy_deal
-
-from paiute.observation import Observation
 
 SCORES = ("log-loss", "share", "pair-outs")
 CLIP = 1e-3

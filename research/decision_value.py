@@ -35,12 +35,12 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
-from research.self_play import greedy_positions
 
 from paiute import RuleSet
 from paiute.players import make_player
 from paiute.players.base import MAX_ITERATIONS, MAX_WORKERS
 from paiute.rules import PRESETS
+from research.self_play import greedy_positions
 
 PLAYERS = 4
 KINDS = ("draw", "discard", "call?", "last draw", "last discard", "last call?")

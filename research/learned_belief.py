@@ -21,10 +21,10 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
-from research.self_play import PLAYERS, greedy_deal
 
 from paiute.observation import Observation
 from paiute.players.feed import FACTS, public_facts
+from research.self_play import PLAYERS, greedy_deal
 
 #: Columns of :func:`features` (:data:`paiute.players.feed.FACTS`).
 NAMES = list(FACTS)

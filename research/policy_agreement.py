@@ -16,11 +16,10 @@ import os
 import time
 from collections import Counter
 
-from research.decision_value import KINDS, decision_kind
-from research.self_play import greedy_positions
-
 from paiute import RuleSet
 from paiute.players.pimc import PlayoutPlayer
+from research.decision_value import KINDS, decision_kind
+from research.self_play import greedy_positions
 
 
 def main() -> None:
