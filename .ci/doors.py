@@ -446,7 +446,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
         return 0
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="paiute-doors-") as scratch:
+    # Ray's and the training examples' worker processes may still be writing their logs into
+    # the scratch folder as it goes; what they leave is not a door's failure.
+    with tempfile.TemporaryDirectory(prefix="paiute-doors-", ignore_cleanup_errors=True) as scratch:
         root = Path(scratch)
         subprocess.run(
             [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(root / "wheel"), str(ROOT)],
