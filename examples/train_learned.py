@@ -328,7 +328,7 @@ def train(
         # Kept as it grows, so an interrupted run still has its curve.
         partial = args.curve.with_name(f"{args.curve.stem}.{method}.partial.json")
         partial.write_text(json.dumps(curve, indent=1))
-        if mid > best_margin:
+        if mid > best_margin or args.keep == "last":
             best_network, best_margin = network, mid
         progress.update(
             task, advance=1, description=f"{method} it {iteration}: {mid:+.3f} [{low:+.3f}, {high:+.3f}]"
@@ -381,6 +381,13 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=0.0,
         help="DMC: leave greedy's choice only for an action whose Q is higher by more than this",
+    )
+    parser.add_argument(
+        "--keep",
+        choices=("best", "last"),
+        default="best",
+        help="the network written: the iteration of the best margin (default), or the last one "
+        "(no choice made on the evaluation's boards, so its margin there is not biased upwards)",
     )
     parser.add_argument("--eval-boards", type=int, default=300)
     parser.add_argument("--eval-seed", type=int, default=2026)
