@@ -78,9 +78,14 @@ def python(name: str, code: str, **kwargs: object) -> Check:
     return Check(name, ("python", "-c", code), **kwargs)  # type: ignore[arg-type]
 
 
-def doctest(path: str, needs: str | None = None) -> Check:
+def doctest(path: str, needs: str | None = None, timeout: float = 120.0) -> Check:
     flags = ("-o", "ELLIPSIS", "-o", "NORMALIZE_WHITESPACE")
-    return Check(f"doctest {path}", ("python", "-m", "doctest", *flags, str(ROOT / path)), refused_by=needs)
+    return Check(
+        f"doctest {path}",
+        ("python", "-m", "doctest", *flags, str(ROOT / path)),
+        refused_by=needs,
+        timeout=timeout,
+    )
 
 
 #: A small record: a three-seat match of two deals between greedy bots (the engine alone).
@@ -122,11 +127,13 @@ def engine_checks() -> list[Check]:
         paiute("review", "match.json", "--playouts", "2", output="accuracy"),
         paiute("hint", "match.json", "--deal", "0", "--action", "3", "--playouts", "4", output="Hint"),
         paiute("play", "--plain", "--seed", "1", "--no-save", output="You left the match"),
+        # No terminal (or no Textual): the lesson line by line; the end of input leaves it.
+        paiute("learn", output="Coach: Welcome"),
         *(paiute(command, "--help", output="usage") for command in COMMANDS),
     ]
 
 
-COMMANDS = ("play", "serve", "eval", "replay", "verify", "rules", "tournament", "simulate", "odds")
+COMMANDS = ("play", "learn", "serve", "eval", "replay", "verify", "rules", "tournament", "simulate", "odds")
 
 SIM_COMMANDS = (
     ("odds", "--wild", "any", "--players", "2", "--turns", "2"),
@@ -136,7 +143,7 @@ SIM_COMMANDS = (
 
 
 def serve_answers_health(python: Path, workdir: Path) -> str:
-    """``paiute serve`` starts and ``/api/health`` answers; "" when it did."""
+    """``paiute serve`` starts and ``/api/health`` answers that its database does; "" when it did."""
     command = [str(python.parent / "paiute"), "serve", "--port", "0", "--data-dir", str(workdir / "data")]
     server = subprocess.Popen(
         command, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
@@ -149,7 +156,8 @@ def serve_answers_health(python: Path, workdir: Path) -> str:
             return f"paiute serve printed {line!r}, not its address"
         with urllib.request.urlopen(found.group(0) + "api/health", timeout=20) as answer:
             body = json.loads(answer.read())
-        return "" if answer.status == 200 and body.get("ok") else f"/api/health answered {body!r}"
+        healthy = answer.status == 200 and body.get("ok") and body.get("database") == "ok"
+        return "" if healthy else f"/api/health answered {body!r}"
     except OSError as error:
         return f"/api/health: {error}"
     finally:
@@ -179,7 +187,18 @@ def doors() -> list[Door]:
             ("tui",),
             [
                 paiute("--help", output="evaluate holdings"),
-                paiute("play", "--seed", "1", "--no-save", stdin="qyq", terminal=True, output="You left"),
+                # --no-lesson: a fresh data directory would offer the lesson first.
+                paiute(
+                    "play",
+                    "--seed",
+                    "1",
+                    "--no-save",
+                    "--no-lesson",
+                    stdin="qyq",
+                    terminal=True,
+                    output="You left",
+                ),
+                paiute("learn", stdin="qy", terminal=True),
                 paiute("replay", "match.json", "--watch", stdin="q", terminal=True),
                 # Textual brings rich, which is all odds and simulate need; ratings need openskill.
                 paiute(*SIM_COMMANDS[1], refused_by="sim"),
@@ -209,7 +228,8 @@ def doors() -> list[Door]:
             ("rl",),
             [
                 paiute("--help", output="evaluate holdings"),
-                doctest("docs/encoding.md"),
+                # gym.make_vec's compiled vector env compiles its kernels on first use.
+                doctest("docs/encoding.md", timeout=600),
                 python(
                     "PettingZoo api_test",
                     "from pettingzoo.test import api_test\n"
@@ -232,6 +252,7 @@ def doors() -> list[Door]:
                     "    obs, reward, end, cut, info = envs.step(actions)\n"
                     "print('ok')",
                     output="ok",
+                    timeout=600,
                 ),
             ],
         ),

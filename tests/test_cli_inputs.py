@@ -201,11 +201,11 @@ def test_missing_path_is_a_usage_error_everywhere(
     ("argv", "said"),
     [
         (
-            ["hint", "--deal", "0", "--action", "1", "--playouts", "100000000"],
+            ["hint", "--deal", "1", "--move", "2", "--playouts", "100000000"],
             "--playouts must be from 1 to 1000000",
         ),
         (
-            ["hint", "--deal", "0", "--action", "1", "--draw-playouts", "99999999999"],
+            ["hint", "--deal", "1", "--move", "2", "--draw-playouts", "99999999999"],
             "--draw-playouts from 0 to 1000000",
         ),
         (["review", "--playouts", "999999999"], "--playouts must be from 1 to 1000000, not 999999999"),

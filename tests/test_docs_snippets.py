@@ -16,6 +16,10 @@
   ``--help``; output shown in a ``console`` block must be printed exactly. Every other line is
   listed in ``NOT_RUN`` with the reason it is not run here. Fences without a language (a
   command's synopsis) and ``json`` blocks are not commands.
+* A ``python`` block whose first line names a module (``# my_agent.py  (remarks)``) is a file
+  the document's commands import (``PYTHONPATH=. paiute tournament my_agent.make ...``): it is
+  saved under that name in the folder of each of the document's shell blocks, and run as a
+  script like the others.
 
 benchmarks/README.md is not tested here: its commands are the benchmarks' own, measurements of
 minutes that their own tests run small.
@@ -77,9 +81,16 @@ NOT_RUN: dict[str, str] = {
     "check: benchmarks run outside the suite",
     ".venv/bin/python scripts/make_feed_model.py": "makes the guarded player's shipped models again "
     "(minutes): tests/test_make_feed_model.py runs the script",
+    "OMP_NUM_THREADS=1 .venv/bin/python scripts/make_learned_model.py": "trains the learned player's "
+    "shipped network again (CPU-minutes): tests/test_make_learned_model.py runs the script small, "
+    ".ci/research runs it as written",
     "git show": "reads a script out of the project's history",
     "OMP_NUM_THREADS=1 python train_learned_engine.py": "the script `git show` takes from the "
     "history: an old training run of many CPU-minutes",
+    "sudo ": "sets up a host as root (docs/hosting.md: packages, PostgreSQL, systemd, nginx): "
+    "tests/server/test_hosting.py runs the same deploy/ files on loopback",
+    "curl -sS https://games.example.net/": "asks a host that docs/hosting.md set up (a name of "
+    "the reader's own): tests/server/test_hosting.py asks its loopback copy",
     "size = 7": "a formula (the encoding's size), not a command",
     "accuracy = ": "a formula (lichess's accuracy), not a command",
 }
@@ -88,6 +99,7 @@ NOT_RUN: dict[str, str] = {
 #: ``paiute COMMAND --help`` instead (``play --list`` only lists, and is run as written).
 INTERACTIVE: dict[str, str] = {
     "play": "a game at the terminal: it waits for keys",
+    "learn": "the lesson at the terminal: it waits for keys",
     "--watch": "steps through a record at the terminal, a key a step",
     "serve": "a web server: it runs until stopped",
 }
@@ -112,6 +124,8 @@ SCRIPT_NEEDS: dict[str, tuple[tuple[str, str], ...]] = {
     "paiute.envs.batch_sim": (("numpy", "rl"), ("numba", "rl")),
     "matplotlib": (("matplotlib", "sim"),),
     "open_spiel": (("pyspiel", "openspiel"),),
+    # docs/vector-env.md's MaskablePPO example (the train extra's sb3-contrib).
+    "sb3_contrib": (("sb3_contrib", "train"), ("torch", "train")),
 }
 
 
@@ -356,7 +370,7 @@ def run_paiute(line: Line, folder: Path) -> None:
 
 
 def run_block(block: ShellBlock, folder: Path, records: dict[str, str]) -> None:
-    for name, text in records.items():
+    for name, text in {**records, **modules_of(block.doc)}.items():
         (folder / name).write_text(text, encoding="utf-8")
     for line in block.lines:
         words = words_of(line)
@@ -443,7 +457,22 @@ def script_command(example: CodeExample) -> tuple[str, tuple[str, ...]]:
     if first[:2] == ["#", ".venv/bin/python"]:
         arguments = tuple(itertools.takewhile(lambda word: not word.startswith("("), first[3:]))
         return first[2], arguments
+    if module := MODULE_COMMENT.match(example.source):
+        return module[1], ()
     return f"{example.path.stem.replace('-', '_')}_{example.start_line}.py", ()
+
+
+#: The first line of a block that is a module the document's commands import.
+MODULE_COMMENT = re.compile(r"# (\w+\.py)(?:\s|$)")
+
+
+def modules_of(doc: str) -> dict[str, str]:
+    """The module blocks of ``doc`` (README.md, docs/NAME.md), by their file names."""
+    return {
+        module[1]: example.source
+        for example in EXAMPLES
+        if str(example.path.relative_to(ROOT)) == doc and (module := MODULE_COMMENT.match(example.source))
+    }
 
 
 def imported_modules(source: str) -> set[str]:
@@ -485,3 +514,11 @@ def test_python_block_runs_as_a_script(example: CodeExample, tmp_path: Path) -> 
     assert done.returncode == 0, (
         f"{example_id(example)} as {name} {' '.join(arguments)}:\n{done.stderr[-3000:]}"
     )
+
+
+def test_a_module_block_is_saved_beside_its_documents_commands(tmp_path: Path) -> None:
+    modules = modules_of("docs/agents.md")
+    assert list(modules) == ["my_agent.py"]
+    block = ShellBlock("docs/agents.md", 0, ())
+    run_block(block, tmp_path, {})
+    assert (tmp_path / "my_agent.py").read_text(encoding="utf-8") == modules["my_agent.py"]

@@ -29,6 +29,7 @@ EXTRAS = {
         {
             "fastapi", "starlette", "pydantic", "uvicorn", "sqlalchemy", "alembic", "psycopg", "jinja2",
             "platformdirs", "limits", "secure", "confusable_homoglyphs", "fastapi_offline", "orjson",
+            "argon2", "openskill",
         }
     ),
 }  # fmt: skip
@@ -66,8 +67,9 @@ BARE_COMMANDS = [
     (("rules", "--preset", "gamerules"), "R8"),
     (("replay", "RECORD"), "record is valid"),
     (("review", "RECORD", "--playouts", "2"), "accuracy"),
-    (("hint", "RECORD", "--deal", "0", "--action", "3", "--playouts", "4"), "Hint"),
+    (("hint", "RECORD", "--deal", "1", "--move", "4", "--playouts", "4"), "Hint"),
     (("play", "--plain", "--seed", "1", "--no-save"), "You left the match"),
+    (("learn",), "Coach: Welcome!"),  # no terminal, no Textual: the lesson line by line
     *(((name, "--help"), "usage") for name in ("serve", "odds", "tournament", "simulate", "play")),
 ]  # fmt: skip
 

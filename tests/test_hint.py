@@ -20,7 +20,16 @@ from hypothesis import strategies as st
 
 from helpers import choose, make_deal, play, random_deal
 from paiute import Action, Card, Deal, Evaluator, Match, RuleSet, SeededChance, pack
-from paiute.analysis.hint import HINT_LEVEL, Hint, PositionError, draw_chance, hint, position_before
+from paiute.analysis.hint import (
+    HINT_LEVEL,
+    Hint,
+    PositionError,
+    assess,
+    draw_chance,
+    hint,
+    position_before,
+    position_seed,
+)
 from paiute.events import Phase
 from paiute.i18n import translator
 from paiute.observation import Observation
@@ -144,15 +153,26 @@ def test_a_move_rated_higher_beyond_the_noise_is_named_and_the_hint_says_why_it_
     assert beyond.beyond_noise == other
     assert beyond.to_json()["beyond_noise"] == str(other)  # --json and the web page's
     assert beyond.recommended == found.expert
-    text = "\n".join(hint_lines(beyond, obs, ("Ana", "Bo", "Cy")))
+    lines = hint_lines(beyond, obs, ("Ana", "Bo", "Cy"))
+    text = "\n".join(lines)
     assert "(the expert's move; below, each of the" in text
-    assert "moves chosen that way instead of the expert's lost chips in play" in text
+    # One sentence names the move, by how much and why the hint keeps the expert's.
+    (why,) = [line for line in lines if "rate another move higher" in line]
+    assert "by +0.30 chips [+0.10, +0.50], beyond their noise; the hint still keeps the expert's move" in why
+    assert "moves chosen by the playouts lost chips against the expert's in play" in why
     assert "within their noise" not in text
     within = _rated(found, other, (0.3, -0.1, 0.7))
     assert within.beyond_noise is None
-    text = "\n".join(hint_lines(within, obs, ("Ana", "Bo", "Cy")))
-    assert "within their noise" in text
-    assert "lost chips in play" not in text
+    lines = hint_lines(within, obs, ("Ana", "Bo", "Cy"))
+    (why,) = [line for line in lines if "rate another move higher" in line]
+    assert (
+        "by +0.30 chips, but that is within their noise (4 playouts); the hint keeps the expert's move" in why
+    )
+    assert "lost chips in play" not in "\n".join(lines)
+    # The recommended move heads the table even below the move rated higher.
+    table = lines[lines.index(next(line for line in lines if line.startswith("Chips you expect"))) + 1 :]
+    assert table[0].endswith("<- the hint")
+    assert len(table) == len(found.estimates)
 
 
 def test_the_hints_first_line_counts_its_playouts_in_the_right_plural() -> None:
@@ -222,8 +242,8 @@ def test_r4_2_the_hint_says_in_words_which_discard_could_feed_the_next_player() 
     )
     text = "\n".join(hint_lines(_with_feeds(found, other, 0.37), obs, names))
     assert f"Not {other.card}: the next player, {follower}, could call at once with it about 37%" in text
-    assert "(feeds 37%)" in text
-    assert "(feeds 1%)" in text
+    assert "(next player could call with it: 37%)" in text
+    assert "(next player could call with it: 1%)" in text
     text = "\n".join(hint_lines(_with_feeds(found, found.recommended, 0.25), obs, names))
     assert f"The next player, {follower}, could call at once with {found.recommended.card} about 25%" in text
     quiet = "\n".join(hint_lines(_with_feeds(found, other, FEED_WORTH_SAYING / 2), obs, names))
@@ -448,29 +468,41 @@ def _paiute(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_hint_json_equals_the_hint_of_the_position(record_file: Path) -> None:
+    # Deal 1, move 2 as people count them: the record's deal 0, action 1 (--json's indexes).
     result = _paiute(
-        str(record_file), "--deal", "0", "--action", "1", "--playouts", "2", "--draw-playouts", "1", "--json"
+        str(record_file), "--deal", "1", "--move", "2", "--playouts", "2", "--draw-playouts", "1", "--json"
     )
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     obs = position_before(Record.loads(record_file.read_bytes()), 0, 1)
-    assert data == {"deal": 0, "action": 1, **hint(obs, playouts=2, draw_playouts=1, seed=0).to_json()}
-    text = _paiute(
-        str(record_file), "--deal", "0", "--action", "1", "--playouts", "2", "--draw-playouts", "1"
-    )
+    # Seeded from --seed (0), the deal and the move, as paiute review seeds that decision.
+    seed = position_seed(0, 0, 1)
+    assert data == {"deal": 0, "action": 1, **hint(obs, playouts=2, draw_playouts=1, seed=seed).to_json()}
+    assert data["format"] == "paiute-hint/2"
+    text = _paiute(str(record_file), "--deal", "1", "--move", "2", "--playouts", "2", "--draw-playouts", "1")
     assert text.returncode == 0, text.stderr
+    assert text.stdout.startswith("Deal 1, before move 2: ")
     assert "Hint: " in text.stdout
-    assert "Expected chips of each move" in text.stdout
+    assert (
+        "Chips you expect to win or lose this deal with each move, after your stake (0 is break-even)"
+        in text.stdout
+    )
 
 
 def test_cli_hint_refuses_a_position_that_is_not_there(record_file: Path, tmp_path: Path) -> None:
-    missing = _paiute(str(record_file), "--deal", "7", "--action", "0")
-    assert missing.returncode == 2
-    assert "there is no deal 7" in missing.stderr
-    assert "Traceback" not in missing.stderr
+    moves = len(Record.loads(record_file.read_bytes()).deals[0].actions)  # a finished deal
+    for deal, move, said in [
+        ("7", "1", "--deal 7: this record has 1 deal: choose 1"),
+        ("0", "1", "--deal 0: this record has 1 deal: choose 1"),  # deals are counted from 1
+        ("1", "0", f"--move 0: choose a move of deal 1 from 1 to {moves}"),
+        ("1", str(moves + 1), f"--move {moves + 1}: choose a move of deal 1 from 1 to {moves}"),
+    ]:
+        missing = _paiute(str(record_file), "--deal", deal, "--move", move)
+        assert missing.returncode == 2
+        assert missing.stderr == f"paiute hint: error: {said}\n"
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "nope"}')
-    invalid = _paiute(str(bad), "--deal", "0", "--action", "0")
+    invalid = _paiute(str(bad), "--deal", "1", "--move", "1")
     assert invalid.returncode == 1
     assert "invalid record" in invalid.stderr
     with pytest.raises(PositionError):
@@ -557,3 +589,75 @@ def test_every_out_and_only_outs_on_random_positions(seed: int, steps: int, pick
             found[card] = out.code
     brute = {card: evaluator.best_code([*hand, card]) for card in unseen.cards}
     assert found == {card: code for card, code in brute.items() if code}
+
+
+# -- the figures a player reads -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "paid"), [(RuleSet(), 1), (RuleSet(stake=3), 3), (RuleSet(payout="scale"), 0)]
+)
+def test_r8_2_each_moves_figure_is_net_chips_after_the_stake(rules: RuleSet, paid: int) -> None:
+    # What the seat ends the deal with less what it put in (R8.2: the stake; R8.4: nothing), so
+    # break-even is 0: the playouts' values (chips from now on) less the stake paid.
+    deal = _position(2, rules=rules)
+    obs = deal.observation(deal.current_seat)
+    assessed = assess(obs, playouts=3, seed=4)
+    assert assessed.paid == paid
+    for net, raw in zip(assessed.estimates, assessed.estimated.estimates, strict=True):
+        assert (net.mean, net.low, net.high) == (raw.mean - paid, raw.low - paid, raw.high - paid)
+    found = hint(obs, playouts=3, draw_playouts=0, seed=4)
+    assert found.estimates == assessed.estimates
+    assert found.to_json()["paid"] == paid
+    rows = found.to_json()["actions"]
+    assert isinstance(rows, list)
+    assert [row["net"] for row in rows] == [round(e.mean, 3) for e in assessed.estimates]
+
+
+def test_the_table_of_moves_is_headed_by_the_hint_in_one_format_and_fixed_columns() -> None:
+    deal = _position(3)
+    obs = deal.observation(deal.current_seat)
+    found = hint(obs, playouts=4, draw_playouts=0, seed=2)
+    for lang, number in (("en", r"[+-]\d+\.\d\d"), ("ro", r"[+-]\d+,\d\d"), ("bn", r"[+-][০-৯]+\.[০-৯]{2}")):
+        lines = hint_lines(found, obs, ("Ana", "Bo", "Cy"), tr=translator(lang))
+        table = lines[-len(found.estimates) :]
+        figures = [re.match(rf"  ( *{number}) \[( *{number}), ( *{number})\]  ", row) for row in table]
+        assert all(figures), table
+        # Every column as wide in every row: the figures line up.
+        assert len({tuple(len(group) for group in match.groups()) for match in figures if match}) == 1
+        assert len({row.index("]") for row in table}) == 1
+    english = hint_lines(found, obs, ("Ana", "Bo", "Cy"))
+    assert english[-len(found.estimates)].endswith("<- the hint")
+    means = [e.mean for e in found.ordered]
+    assert found.ordered[0].action == found.recommended
+    assert means[1:] == sorted(means[1:], reverse=True)
+
+
+def test_the_terminal_hint_gives_the_figures_of_the_deals_review() -> None:
+    # paiute play seeds a hint from the deal and the move, as the deal's review (seed 0, the
+    # hint's playouts) seeds that decision: the same figures in both.
+    from paiute.analysis.review import review_record
+
+    config = PlayConfig(
+        RuleSet(), (SeatSpec("You"), SeatSpec("G", "greedy"), SeatSpec("R", "greedy")), seed=3, hint=4
+    )
+    session = Session(config)
+    session.start_deal()
+    told: dict[int, Hint] = {}
+    while session.in_deal:
+        seat = session.current
+        assert seat is not None
+        if session.is_human(seat):
+            deal = session.match.deal
+            assert deal is not None
+            found = session.hint(seat)
+            told[len(deal.actions)] = found
+            session.apply(found.ordered[-1].action)  # not always the hint's move
+        else:
+            session.apply(session.bot_action())
+    review = review_record(Record.from_match(session.match), seats=[0], deal=0, playouts=4)
+    assert review.decisions
+    for decision in review.decisions:
+        found = told[decision.action]
+        nets = {e.action: e.mean for e in found.estimates}
+        assert (nets[decision.played], nets[decision.best]) == (decision.net_played, decision.net_best)

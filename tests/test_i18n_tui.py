@@ -206,7 +206,7 @@ def test_plain_play_in_somali_end_to_end(tmp_path: Path, where: str) -> None:
     # R4.3 refused with its rule ID, the reason in Somali.
     assert "Lama oggola: R4.3 " in out
     assert "AMARRADA" in out  # the commands help
-    assert "Waxaad ka baxday ciyaarta 1 qayb kadib." in out
+    assert "Waxaad ka baxday ciyaarta intii qaybta 1 socotay." in out  # left during deal 1
     assert "Greedy discarded" not in out
     assert "Not allowed" not in out
 
@@ -290,7 +290,7 @@ def test_odds_tournament_and_simulate_speak_bengali_and_romanian(capsys: pytest.
     )
     assert "Turneu duplicat, 2 locuri" in out
     assert "Robot" in out
-    assert "Jetoane/mână ± IÎ 95%" in out
+    assert "Jetoane/loc ± IÎ 95%" in out
     _status, out, _err = _main(
         capsys, "--lang", "ro", "simulate", "--deals", "6", "--players", "3", "--workers", "1"
     )

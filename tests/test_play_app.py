@@ -114,7 +114,10 @@ def test_app_plays_complete_deals_by_keys_and_mouse_r9(tmp_path: Path) -> None:
                     assert "Winner" in text or "Dead deal (R4.7)" in text
                     deals += 1
                     if deals == 2:
-                        await pilot.press("q")
+                        await pilot.press("q")  # asks first: the match is not over
+                        await pilot.pause()
+                        assert "Leave the match?" in screen_text(app)
+                        await pilot.press("y")
                         await pilot.pause()
                         assert "Match summary" in screen_text(app)
                         await pilot.press("enter")
@@ -317,7 +320,7 @@ def test_app_hint_help_and_history() -> None:
             text = flat(screen_text(app))
             assert "Hint: " in text
             assert "Why: keeping " in text
-            assert "Expected chips of each move, with a 95% interval:" in text
+            assert "after your stake (0 is break-even), with a 95% interval:" in text
             assert "<- the hint" in text
             await pilot.press("escape")
             await pilot.pause()

@@ -106,7 +106,10 @@ def test_plain_end_to_end_subprocess_transcript(tmp_path: Path) -> None:
     assert "Not allowed: R6.1" in out  # c before drawing
     assert "You drew from the stock: " in out
     assert "Hint: " in out
-    assert "Expected chips of each move, with a 95% interval:" in out
+    assert (
+        "Chips you expect to win or lose this deal with each move, after your stake (0 is break-even), with a 95% interval:"
+        in out
+    )
     assert "Discard pile, bottom to top:" in out
     assert "You left the match" in out
     path = only_record(tmp_path)

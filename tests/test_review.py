@@ -38,7 +38,7 @@ def test_r7_2_throwing_a_card_of_five_of_a_kind_in_the_last_round_is_a_blunder(s
     decision = decision_at(record, 2, 3, seed)
     assert decision.mark is Mark.BLUNDER
     assert str(decision.best) == "call Kd"
-    assert decision.loss == pytest.approx(decision.ev_best - decision.ev_played)
+    assert decision.loss == pytest.approx(decision.net_best - decision.net_played)
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -118,7 +118,7 @@ def test_the_search_bot_against_itself_makes_no_blunder():
 def test_the_reviews_better_action_is_the_hint_at_that_moment(seed):
     # One coach: what the review says was better is what the hint would have said there, from
     # the same observation (R9), seed and playouts: the expert's move.
-    from paiute.analysis.hint import hint
+    from paiute.analysis.hint import hint, position_seed
 
     record = bot_record(3, "greedy:horizon=2", seed=seed)
     points = {(p.deal, p.action): p for p in review.decision_points(record)}
@@ -126,7 +126,7 @@ def test_the_reviews_better_action_is_the_hint_at_that_moment(seed):
     assert found.decisions
     for decision in found.decisions:
         point = points[decision.deal, decision.action]
-        decision_seed = review._decision_seed(seed, decision.deal, decision.action)
+        decision_seed = position_seed(seed, decision.deal, decision.action)
         told = hint(point.observation, playouts=6, draw_playouts=0, seed=decision_seed)
         assert (decision.best, decision.expert) == (told.recommended, told.expert)
         if decision.played == decision.expert and decision.best == decision.expert:
@@ -148,14 +148,15 @@ def test_a_move_that_did_no_worse_than_the_hints_is_not_told_a_better_one():
         seat=1,
         played=played,
         best=hinted,
-        ev_played=0.4,
-        ev_best=0.3,
+        net_played=0.4,
+        net_best=0.3,
         interval=(0.1, 0.5),
         loss=0.0,
         loss_interval=(-0.2, 0.0),
         mark=None,
         stake=2.0,
         expert=hinted,
+        samples=16,
     )
     assert decision.better is None
     assert decision.to_json()["better"] is None  # --json and the replay page's API say so too
@@ -165,11 +166,11 @@ def test_a_move_that_did_no_worse_than_the_hints_is_not_told_a_better_one():
 
     assert _row(decision, translator("en"))[4:6] == ["", ""]
     worse = review.Decision(
-        **{**_fields(decision), "ev_played": 0.1, "loss": 0.2, "loss_interval": (0.05, 0.35)}
+        **{**_fields(decision), "net_played": 0.1, "loss": 0.2, "loss_interval": (0.05, 0.35)}
     )
     assert worse.better == hinted
     assert worse.to_json()["better"] == "discard 9s"
-    assert "better discard 9" in mark_note(worse, translator("en"))
+    assert "better: discard 9" in mark_note(worse, translator("en"))
     assert _row(worse, translator("en"))[4:6] == ["discard 9♠", "+0.30"]
 
 
@@ -243,3 +244,131 @@ def test_review_is_below_the_interfaces():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# -- one estimate: the review's figures are the hint's ----------------------------------------
+
+
+def _net(found, action):
+    return next(e for e in found.estimates if e.action == action)
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_the_reviews_figures_for_the_move_played_and_the_best_are_the_hints_there(seed):
+    # For several positions of a recorded match (two deals of three seats), the hint at that
+    # position, seeded as the review seeds the decision, gives exactly the review's figures for
+    # the move played and the best move: one estimator, one seeding, the same playouts.
+    from paiute.analysis.hint import hint, position_before, position_seed
+
+    record = bot_record(3, "greedy", seed=9, deals=2)
+    found = review_record(record, playouts=6, seed=seed)
+    decisions = found.decisions[::5]
+    assert len(decisions) >= 5
+    assert {decision.deal for decision in decisions} == {0, 1}
+    for decision in decisions:
+        obs = position_before(record, decision.deal, decision.action)
+        told = hint(
+            obs, playouts=6, draw_playouts=0, seed=position_seed(seed, decision.deal, decision.action)
+        )
+        assert told.recommended == decision.best
+        best, played = _net(told, decision.best), _net(told, decision.played)
+        assert (best.mean, (best.low, best.high)) == (decision.net_best, decision.interval)
+        assert played.mean == decision.net_played
+        if decision.played != decision.best:
+            mean, low, high = told.versus(decision.played)  # the played move less the hint's
+            assert (decision.loss, decision.loss_interval) == (max(0.0, -mean), (-high, -low))
+        assert decision.samples == told.playouts == 6
+
+
+def test_paiute_hint_and_paiute_review_print_the_same_figures_for_a_decision(capsys, tmp_path):
+    import json
+
+    from paiute.cli.main import main
+
+    path = tmp_path / "match.json"
+    path.write_text(bot_record(3, "greedy", seed=9).dumps())
+    assert main(["review", str(path), "--playouts", "5", "--seed", "4", "--json", "--workers", "1"]) == 0
+    decisions = [json.loads(line) for line in capsys.readouterr().out.splitlines()[:-1]]
+    assert decisions
+    for decision in decisions[::4]:
+        deal, move = str(decision["deal"] + 1), str(decision["action"] + 1)
+        argv = ["hint", str(path), "--deal", deal, "--move", move, "--playouts", "5", "--seed", "4", "--json"]
+        assert main([*argv, "--draw-playouts", "0"]) == 0
+        told = json.loads(capsys.readouterr().out)
+        nets = {row["action"]: row for row in told["actions"]}
+        assert told["recommended"] == decision["best"]
+        assert nets[decision["played"]]["net"] == decision["net_played"]
+        assert nets[decision["best"]]["net"] == decision["net_best"]
+        assert [nets[decision["best"]]["low"], nets[decision["best"]]["high"]] == decision["interval"]
+
+
+def test_r8_2_figures_are_net_chips_after_the_stake():
+    # Two seats, stake 1 each (pot 2). The dealer's last turn (R7.1): calling Five of a Kind wins
+    # the pot, +1 net; a Royal Flush ties the caller's and splits it (R8.3), 0; a discard loses
+    # it (R8.1), -1. The deal ends at once, so every playout agrees.
+    record = played_record(**DEALER, actions=[*DEALER_START, "discard Jh"])
+    decision = decision_at(record, 0, 3)
+    assert (decision.net_best, decision.net_played) == (1.0, -1.0)
+    from paiute.analysis.hint import hint, position_before, position_seed
+
+    told = hint(position_before(record, 0, 3), playouts=4, draw_playouts=0, seed=position_seed(0, 0, 3))
+    assert told.paid == 1
+    assert {str(e.action): e.mean for e in told.estimates if e.action.kind.is_call} == {
+        "call Jh": 1.0,
+        "call Qd": 0.0,
+    }
+    assert told.to_json()["format"] == "paiute-hint/2"
+
+
+def test_the_summary_loss_is_the_sum_of_the_losses_shown():
+    from paiute.i18n import format_chips
+
+    record = bot_record(3, "random", seed=3)
+    found = review_record(record, playouts=4, seed=1)
+    for summary in found.summaries:
+        own = [d for d in found.decisions if d.seat == summary.seat]
+        shown = [format_chips(d.loss, "en", signed=False) for d in own]  # as every view shows them
+        assert format_chips(summary.loss, "en", signed=False) == f"{sum(float(text) for text in shown):.2f}"
+
+
+def test_an_unmarked_loss_says_why_in_every_view():
+    from paiute.actions import Action
+    from paiute.cli.review_command import _row
+    from paiute.i18n import translator
+    from paiute.tui.review_screen import mark_note
+
+    en = translator("en")
+    played, hinted = Action.parse("discard 2d"), Action.parse("discard 9s")
+    # A loss of a quarter of a 3-chip pot whose interval reaches 0: within the noise.
+    noisy = review.Decision(
+        deal=0,
+        action=1,
+        seat=1,
+        played=played,
+        best=hinted,
+        net_played=-0.5,
+        net_best=0.25,
+        interval=(-0.2, 0.7),
+        loss=0.75,
+        loss_interval=(-0.1, 1.6),
+        mark=None,
+        stake=3.0,
+        expert=hinted,
+        samples=16,
+    )
+    assert noisy.unmarked is review.Unmarked.NOISE
+    assert noisy.to_json()["unmarked"] == "noise"
+    note = mark_note(noisy, en)
+    assert note == (
+        "discarded 2♦ (-0.50); better: discard 9♠ (+0.25); loss 0.75, not marked: within the noise of 16 playouts"
+    )
+    assert _row(noisy, en)[3:] == ["-0.50", "discard 9♠", "+0.25", "0.75", "within noise"]
+    # Sure of it, but under a tenth of the pot: small.
+    small = review.Decision(**{**_fields(noisy), "loss": 0.25, "loss_interval": (0.1, 0.4)})
+    assert small.unmarked is review.Unmarked.SMALL
+    assert mark_note(small, en).endswith(
+        "loss 0.25, not marked: under 10% of the 3 chips the deal is played for"
+    )
+    marked = review.Decision(**{**_fields(noisy), "loss_interval": (0.3, 1.2), "mark": review.Mark.MISTAKE})
+    assert marked.unmarked is None
+    assert mark_note(marked, en).startswith("mistake! discarded 2♦ (-0.50)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 
 from conftest import CONFORMANCE
 from paiute.cli.main import main
+from paiute.i18n import chips_in_hundredths
 from review_helpers import played_record
 
 RECORDS = CONFORMANCE / "records"
@@ -21,11 +23,15 @@ KEYS = [
     "seat",
     "played",
     "best",
-    "ev_played",
-    "ev_best",
+    "net_played",
+    "net_best",
     "interval",
     "loss",
+    "loss_interval",
     "mark",
+    "unmarked",
+    "stake",
+    "samples",
     "expert",
     "better",
 ]
@@ -65,6 +71,7 @@ def test_json_one_line_per_decision_then_a_summary(capsys, wild_record):
     assert first["action"] == 1  # numbered as in the record: the forced first draw is action 0
     assert first["played"] == "discard 3c"
     assert first["mark"] == "blunder"
+    assert summary["format"] == "paiute-review/2"
     assert [entry["seat"] for entry in summary["summary"]] == [0, 1]
     assert set(summary["summary"][1]) == {
         "seat",
@@ -79,7 +86,7 @@ def test_json_one_line_per_decision_then_a_summary(capsys, wild_record):
 
 def test_seat_deal_seed_and_stdin(capsys, wild_record):
     text = wild_record.read_text()
-    args = ["review", "-", "--json", "--seat", "1", "--deal", "0", "--playouts", "4", "--seed", "3"]
+    args = ["review", "-", "--json", "--seat", "1", "--deal", "1", "--playouts", "4", "--seed", "3"]
     status, out, _ = run(capsys, *args, "--workers", "1", stdin=text)
     assert status == 0
     lines = [json.loads(line) for line in out.splitlines()]
@@ -94,7 +101,46 @@ def test_human_table_shows_the_mark(capsys, wild_record):
     )
     assert status == 0
     assert "blunder" in out
-    assert "accuracy" in out
+    assert re.search(r"accuracy: \d+\.\d%", out)
+    # As a player tells it, numbered as people count: deal 1, move 2 (the record's action 1).
+    row = next(line for line in out.splitlines() if "discarded 3♣" in line)
+    assert row.split()[:2] == ["1", "2"]
+    assert "Move" in out
+    assert "Action" not in out
+    # What the figures mean, said once above the tables; every figure signed, two decimals.
+    assert out.count("(0 is break-even)") == 1
+    chips = row.split("discarded 3♣")[1].split()[0]
+    assert re.fullmatch(r"[+-]\d+\.\d\d", chips), row
+
+
+def test_the_table_says_why_a_loss_has_no_mark_and_the_total_is_the_sum_shown(capsys, tmp_path):
+    # Seat 1 throws a king of three kings and a wild three for nothing: a loss, unmarked at 2
+    # playouts (its interval reaches 0) or marked at more; either way the table says which.
+    path = tmp_path / "kings.json"
+    path.write_text(played_record(**WILD, actions=["draw stock", "discard Kc"]).dumps())
+    for playouts in ("2", "16"):
+        status, out, _ = run(
+            capsys, "review", str(path), "--seat", "1", "--playouts", playouts, "--workers", "1"
+        )
+        assert status == 0
+        status, lines, _ = run(capsys, "review", str(path), "--seat", "1", "--playouts", playouts, "--json")
+        *decisions, summary = [json.loads(line) for line in lines.splitlines()]
+        for decision in decisions:
+            row = next(
+                line for line in out.splitlines() if re.match(rf"\s+1\s+{decision['action'] + 1}\s", line)
+            )
+            if decision["mark"] is not None:
+                assert decision["unmarked"] is None
+                assert row.rstrip().endswith(decision["mark"])
+            elif decision["unmarked"] == "noise":
+                assert row.rstrip().endswith("within noise")
+            elif decision["unmarked"] == "small":
+                assert row.rstrip().endswith("small loss")
+            else:
+                assert round(decision["loss"], 2) == 0
+        total = summary["summary"][0]["loss"]
+        assert f"expected loss: {total:.2f} chips" in out
+        assert sum(chips_in_hundredths(d["loss"]) for d in decisions) == chips_in_hundredths(total)
 
 
 def _refusals() -> list[Path]:
@@ -120,7 +166,14 @@ def test_not_json_on_stdin_is_refused_as_replay_refuses_it(capsys):
 
 @pytest.mark.parametrize(
     "argv",
-    [["--seat", "7"], ["--deal", "3"], ["--playouts", "0"], ["--seat", "1", "--all"], ["--budget", "-5"]],
+    [
+        ["--seat", "7"],
+        ["--deal", "3"],
+        ["--deal", "0"],
+        ["--playouts", "0"],
+        ["--seat", "1", "--all"],
+        ["--budget", "-5"],
+    ],
 )
 def test_usage_errors_exit_2(capsys, wild_record, argv):
     try:
@@ -134,7 +187,10 @@ def test_usage_errors_exit_2(capsys, wild_record, argv):
 def test_a_seat_or_deal_not_in_the_record_is_named_with_the_ones_there(capsys, wild_record):
     status, _, err = run(capsys, "review", str(wild_record), "--deal", "3")
     assert status == 2
-    assert "--deal 3: the record has deals 0 to 0" in err
+    assert err == "paiute review: error: --deal 3: this record has 1 deal: choose 1\n"
+    status, _, err = run(capsys, "review", str(wild_record), "--deal", "0")
+    assert status == 2
+    assert "--deal 0: this record has 1 deal: choose 1" in err  # deals are counted from 1
     status, _, err = run(capsys, "review", str(wild_record), "--seat", "7")
     assert status == 2
     assert "--seat 7: the record has seats 0 to 1" in err

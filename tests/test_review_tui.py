@@ -41,10 +41,11 @@ def test_r7_3_deal_summary_opens_the_review_with_the_blunder_and_the_better_call
             assert await asyncio.to_thread(review.wait, 120)
             await pilot.pause(0.6)
             text = flat(screen_text(app))
-            assert "seat 0 You" in text
+            assert "Your moves" in text  # the person's own seat, never "seat 0 You"
+            assert "seat 0" not in text
             assert "blunders: 1" in text
-            assert "blunder! discard" in text
-            assert "better call, putting down" in text
+            assert "blunder! you discarded" in text
+            assert "better: call, putting down" in text
             await pilot.press("escape")
             await pilot.pause()
             assert isinstance(app.screen, TextScreen)  # back on the deal's summary
@@ -75,13 +76,13 @@ def test_replay_watch_shows_the_review_marks_as_it_steps() -> None:
             await pilot.press("right", "right")  # after action 1, "discard 3c"
             await pilot.pause()
             text = flat(screen_text(app))
-            assert "Review: p1: blunder! discard 3♣" in text
+            assert "Review: p1: blunder! discarded 3♣" in text
             assert "better" not in text  # a spectator is not told what seat 1 held
             await pilot.press("v", "v")  # seat 1's view
             await pilot.pause()
             text = flat(screen_text(app))
             assert "view: p1" in text
-            assert "blunder! discard 3♣" in text
-            assert "better discard" in text
+            assert "blunder! discarded 3♣" in text
+            assert "better: discard" in text
 
     run(scenario)

@@ -4,6 +4,7 @@ workers and backends, statistics, records, interruption, and the ``paiute tourna
 from __future__ import annotations
 
 import json
+import re
 import sys
 import threading
 from pathlib import Path
@@ -339,7 +340,7 @@ def test_cli_table_and_no_records_file_by_default(
     assert status == 0
     for text in (
         "Duplicate tournament",
-        "Chips/deal",
+        "Chips/seat",
         "Win rate",
         "Rating",
         A,
@@ -357,6 +358,35 @@ def test_cli_table_and_no_records_file_by_default(
     assert status == 0
     assert "records:" not in out
     assert sorted(path.name for path in tmp_path.iterdir()) == ["r.jsonl"]
+
+
+@pytest.mark.parametrize(("bots", "players"), [([A, B], 4), ([A, B, "random:seed=2"], 4), ([A, B], 2)])
+def test_cli_table_and_footer_count_the_same_seats(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, bots: list[str], players: int
+) -> None:
+    # Two bots at four seats play two seats of every deal each: the column counts those seats,
+    # and so does the footer (boards x seatings = deals, deals x seats = seats played).
+    monkeypatch.setenv("COLUMNS", "200")
+    argv = ["tournament", *bots, "--deals", "2", "--players", str(players), "--seed", "3"]
+    status, out, _ = run(capsys, *argv, "--option", "max_rebuilds=0", "--workers", "1")
+    assert status == 0
+    header = next(line for line in out.splitlines() if "Chips/seat" in line)
+    assert header.split()[:2] == ["Bot", "Seats"]
+    seats = {
+        line.split()[0]: int(line.split()[1])
+        for line in out.splitlines()
+        if line.strip().startswith("random")
+    }
+    footer = re.search(
+        r"(\d+) boards x (\d+) seatings \(\w+\) = (\d+) deals x (\d+) seats = (\d+) seats played", out
+    )
+    assert footer is not None
+    boards, seatings_, deals, at_table, played = map(int, footer.groups())
+    assert (boards, at_table) == (2, players)
+    assert deals == boards * seatings_
+    assert played == deals * players == sum(seats.values())
+    lineup = [index % len(bots) for index in range(players)]
+    assert [seats[bot] for bot in bots] == [deals * lineup.count(index) for index in range(len(bots))]
 
 
 def test_cli_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -45,6 +45,7 @@ OPTIONAL = (
     "confusable_homoglyphs",
     "fastapi_offline",
     "orjson",
+    "argon2",
 )
 
 

@@ -148,6 +148,30 @@ class IllegalActionError(PaiuteError):
         self.message_id = reason
         self.params = params
 
+    def to_actor(self) -> IllegalActionError:
+        """This refusal as told to the person whose move it refuses: "you", never "seat 0"
+        (itself when its message names no seat).
+
+        >>> refusal = IllegalActionError("R4.2", N_("seat {seat} does not hold {card}"), "discard 7h", seat=0, card="7h")
+        >>> str(refusal.to_actor())
+        'R4.2 you do not hold 7h'
+        """
+        variant = _TO_ACTOR.get(self.message_id)
+        if variant is None:
+            return self
+        params = {name: value for name, value in self.params.items() if name != "seat"}
+        return IllegalActionError(self.rule, variant, self.action, **params)
+
+
+#: The engine's refusals that name the acting seat by number, and the same said to that seat.
+_TO_ACTOR = {
+    N_("seat {seat} must draw before calling"): N_("you must draw before calling"),
+    N_("seat {seat} must draw before discarding"): N_("you must draw before discarding"),
+    N_("seat {seat} has drawn this turn: discard or call"): N_("you have drawn this turn: discard or call"),
+    N_("seat {seat} does not hold {card}"): N_("you do not hold {card}"),
+    N_("seat {seat} does not hold {card} to put down"): N_("you do not hold {card} to put down"),
+}
+
 
 class ReplayError(IllegalActionError):
     """A record action that breaks a rule: where it is, its text and the rule (RECORD.md).

@@ -23,6 +23,7 @@ Machine-readable output (``--json``, records, the API) never goes through here.
 from __future__ import annotations
 
 import gettext
+import math
 import os
 import re
 import struct
@@ -43,7 +44,9 @@ __all__ = [
     "N_",
     "Translator",
     "catalogue_json",
+    "chips_in_hundredths",
     "choose_language",
+    "format_chips",
     "format_number",
     "match_language",
     "parse_accept_language",
@@ -81,6 +84,39 @@ def format_number(number: int | float, lang: str) -> str:
     if digits is not None:
         text = text.translate(str.maketrans("0123456789", digits))
     return text
+
+
+def chips_in_hundredths(chips: float) -> int:
+    """``chips`` as shown, in hundredths: rounded to the thousandth, as ``--json`` and the API
+    give it, then to the hundredth, halves away from zero, so that a page formatting the JSON
+    figure shows the same digits as the terminal.
+
+    >>> chips_in_hundredths(0.125), chips_in_hundredths(-0.125), chips_in_hundredths(0.1249), chips_in_hundredths(1 / 3)
+    (13, -13, 13, 33)
+    """
+    thousandths = round(abs(round(chips, 3)) * 1000)
+    hundredths = (thousandths + 5) // 10
+    return -hundredths if chips < 0 else hundredths
+
+
+def format_chips(chips: float, lang: str, *, signed: bool = True) -> str:
+    """Chips as every view writes a figure of the hint and the review: signed, two decimals
+    (:func:`chips_in_hundredths`), in the language's digits and decimal sign (``?`` for an
+    unknown bound); ``signed=False`` for an amount that is never negative, such as a loss.
+
+    >>> format_chips(0.754, "en"), format_chips(-0.31, "ro"), format_chips(-0.001, "en")
+    ('+0.75', '-0,31', '+0.00')
+    >>> format_chips(1.5, "bn"), format_chips(float("inf"), "en"), format_chips(0.5, "ro", signed=False)
+    ('+১.৫০', '?', '0,50')
+    """
+    if not math.isfinite(chips):
+        return "?"
+    hundredths = chips_in_hundredths(chips)
+    sign = "-" if hundredths < 0 else "+" if signed else ""
+    whole, cents = divmod(abs(hundredths), 100)
+    text = f"{sign}{whole}{_DECIMAL_SIGN.get(lang, '.')}{cents:02d}"
+    digits = _DIGITS.get(lang)
+    return text if digits is None else text.translate(str.maketrans("0123456789", digits))
 
 
 def match_language(tag: str | None) -> str | None:
@@ -306,6 +342,10 @@ class Translator:
     def number(self, number: int | float) -> str:
         """A number as people reading this language write it."""
         return format_number(number, self.lang)
+
+    def chips(self, chips: float, *, signed: bool = True) -> str:
+        """Chips as the hint and the review write them (:func:`format_chips`: ``+0.75``)."""
+        return format_chips(chips, self.lang, signed=signed)
 
     # -- cards -------------------------------------------------------------------------------
 

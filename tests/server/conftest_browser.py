@@ -25,6 +25,8 @@ from conftest import CHROMIUM, chromium_path
 STARTUP_SECONDS = 30.0
 #: Milliseconds a page may take to answer one click (the server, a bot turn, a re-render).
 STEP_MS = 10_000
+#: A card of the hand this seat may discard now (the others stay focusable, aria-disabled).
+PLAYABLE_CARD = "#hand button.card:not([aria-disabled='true'])"
 
 
 def launch_chromium(playwright: Playwright, executable: str | None = None) -> Browser:
@@ -161,7 +163,7 @@ class TablePage:
         if best.count() and (self.turns > call_after or last_round):
             self._click_and_wait("#call-best")
             return "call"
-        self._click_and_wait("#hand button.card:enabled")
+        self._click_and_wait(PLAYABLE_CARD)
         return "discard"
 
 

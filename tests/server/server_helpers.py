@@ -48,6 +48,8 @@ def fast_limits(**changes: Any) -> Limits:
         "ws_per_address": 10**9,
         "chat_rate": 1e9,
         "chat_burst": 1e9,
+        "logins_per_minute": 10**9,
+        "logins_per_name": 10**9,
     }
     values.update(changes)
     return Limits(**values)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from conftest_browser import STEP_MS, Server, TablePage, browser, play_until, server  # noqa: F401 - the fixtures this module uses
+from conftest_browser import PLAYABLE_CARD, STEP_MS, Server, TablePage, browser, play_until, server  # noqa: F401 - the fixtures this module uses
 from playwright.sync_api import (
     Browser,
     BrowserContext,
@@ -410,14 +410,14 @@ def test_reconnect_mid_deal_keeps_the_seat_and_the_hand(server: Server, browser:
     taken = page.locator("#hand .card.taken")
     expect(taken).to_be_disabled()
     expect(page.locator("#taken-note")).to_contain_text("R4.3")
-    taken.evaluate("button => { button.disabled = false; button.click(); }")
+    taken.evaluate("button => { button.removeAttribute('aria-disabled'); button.click(); }")
     expect(page.locator("#message")).to_contain_text("(R4.3)")
 
     hand = sorted(me.hand())
     assert len(hand) == 6
-    # Cards are buttons that say what they are ("seven of hearts, wild").
+    # Cards are buttons that say what they show and are ("7♥, seven of hearts, wild").
     spoken = re.compile(
-        r"^(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of (clubs|diamonds|hearts|spades)"
+        r"^\S+, (two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of (clubs|diamonds|hearts|spades)"
     )
     for label in page.locator("#hand button.card").evaluate_all(
         "els => els.map(e => e.getAttribute('aria-label'))"
@@ -439,7 +439,7 @@ def test_reconnect_mid_deal_keeps_the_seat_and_the_hand(server: Server, browser:
     assert phone.seat == 0
     assert sorted(phone.hand()) == hand
     assert_fits_a_phone(phone.page)
-    phone.page.locator("#hand button.card:enabled").first.tap()
+    phone.page.locator(PLAYABLE_CARD).first.tap()
     expect(page.locator("#hand [data-card]")).to_have_count(5)
     expect(phone.page.locator("#hand [data-card]")).to_have_count(5)  # both pages have the update
     assert sorted(me.hand()) == sorted(phone.hand())

@@ -16,6 +16,8 @@ from conftest_browser import Server, browser, run_server  # noqa: F401 - the fix
 from playwright.sync_api import Browser, expect
 from server_helpers import hurried
 
+from paiute.i18n import format_chips
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
@@ -107,6 +109,7 @@ def test_replay_page_shows_the_review_marks_better_actions_and_chart(
     expect(page.locator("#review-summary li.review-seat")).to_have_count(2)
     expect(page.locator("#review-summary .review-marks button")).to_have_count(len(marked))
     expect(page.locator("#review-chart svg circle.mark-dot")).to_have_count(len(marked))
+    expect(page.locator("#review-meaning")).to_contain_text("(0 is break-even)")
     for summary in review["summary"]:
         item = page.locator(f"#review-summary li[data-seat='{summary['seat']}']")
         expect(item).to_contain_text(f"blunders: {summary['blunder']}")
@@ -125,6 +128,9 @@ def test_replay_page_shows_the_review_marks_better_actions_and_chart(
     expect(page.locator("#replay-step")).to_contain_text(f"Step {decision['action'] + 1} of")
     line = page.locator("#review-step .review-line")
     expect(line).to_contain_text("better")
+    expect(line).to_contain_text(f"loss {format_chips(decision['loss'], 'en', signed=False)}")
+    if decision["unmarked"] == "noise":  # why the loss has no mark
+        expect(line).to_contain_text(f"Not marked: within the noise of {decision['samples']} playouts.")
     expect(line).to_have_attribute("data-mark", decision["mark"] or "none")
     if decision["mark"]:
         expect(line.locator(".mark")).to_have_text(decision["mark"])

@@ -35,7 +35,7 @@ def test_pages_and_docs_run_under_the_csp_with_nothing_from_outside(browser: Bro
     outside: list[str] = []
     page = watched_page(browser, console, outside, server)
     table_id = server.api("POST", "/api/tables", json={"player_name": "Ana", "seats": 2})["table"]["id"]
-    for path in ("/", f"/t/{table_id}", f"/t/{table_id}/replay"):
+    for path in ("/", f"/t/{table_id}", f"/t/{table_id}/replay", "/me/tables"):
         page.goto(server.url + path)
         page.wait_for_load_state("networkidle")
     page.goto(server.url + "/docs")

@@ -48,19 +48,26 @@ READER = "reader"  # private: a seat or the invitation; public: anyone (a token 
 VIEWER = "viewer"  # as READER, but the token names the seat it is seen as: another's is refused
 JOINER = "joiner"  # private: the invitation; public: anyone
 SEAT = "seat"  # a seat of this table
+LOGIN = "login"  # anyone, with a name and password: no table credential counts
+ACCOUNT = "account"  # a session's own account only: no table credential stands for one
 
 AUTHORITY: dict[str, str] = {
     "GET /openapi.json": ANYONE,
     "HEAD /openapi.json": ANYONE,
     "GET /api/health": ANYONE,
+    "GET /api/health/live": ANYONE,
+    "GET /api/health/ready": ANYONE,
     "GET /api/i18n/{lang}": ANYONE,
     "GET /api/presets": ANYONE,
     "GET /api/tables": ANYONE,
     "POST /api/tables": ANYONE,
     "POST /api/play": ANYONE,
+    "POST /api/lessons": ANYONE,
     "GET /": ANYONE,
     "HEAD /": ANYONE,
     "GET /docs": ANYONE,
+    "GET /rules": ANYONE,
+    "HEAD /rules": ANYONE,
     "MOUNT /static": ANYONE,
     "MOUNT /docs/assets": ANYONE,
     "GET /t/{table_id}": PAGE,
@@ -84,6 +91,24 @@ AUTHORITY: dict[str, str] = {
     "POST /api/tables/{table_id}/cut": SEAT,
     "POST /api/tables/{table_id}/chat": SEAT,
     "POST /api/tables/{table_id}/hint": SEAT,
+    "POST /api/tables/{table_id}/lesson": SEAT,
+    "POST /api/accounts": LOGIN,
+    "POST /api/login": LOGIN,
+    "POST /api/logout": ANYONE,
+    "GET /api/me": ANYONE,
+    "GET /me/tables": ANYONE,
+    "HEAD /me/tables": ANYONE,
+    "POST /api/logout/everywhere": ACCOUNT,
+    "POST /api/me/claim": ACCOUNT,
+    "GET /api/me/tables": ACCOUNT,
+    "POST /api/me/tables/{table_id}/seat": ACCOUNT,
+    # Ratings: public, and never anything of a match that is not over.
+    "GET /api/players/{name}": ANYONE,
+    "GET /api/leaderboard": ANYONE,
+    "GET /leaderboard": ANYONE,
+    "HEAD /leaderboard": ANYONE,
+    "GET /players/{name}": ANYONE,
+    "HEAD /players/{name}": ANYONE,
 }
 
 #: The WebSocket's messages after ``hello`` (whose authority is the route's, VIEWER).
@@ -96,6 +121,7 @@ WS_MESSAGES: dict[str, str] = {
     "leave": SEAT,
     "return": SEAT,
     "hand_to_bot": SEAT,
+    "lesson": SEAT,
 }
 
 #: A body for each route that takes one: each refused only after the authority check when the
@@ -103,6 +129,7 @@ WS_MESSAGES: dict[str, str] = {
 BODIES: dict[str, dict[str, Any]] = {
     "POST /api/tables": {"player_name": "Wanda", "seats": 2},
     "POST /api/play": {"player_name": "Wanda", "seats": 2, "level": "easy"},
+    "POST /api/lessons": {"player_name": "Wanda"},
     "POST /api/tables/{table_id}/join": {"name": "Wanda"},
     "POST /api/tables/{table_id}/return": {"id": "probe-return"},
     "POST /api/tables/{table_id}/seats/{seat}/bot": {"id": "probe-bot"},
@@ -111,6 +138,11 @@ BODIES: dict[str, dict[str, Any]] = {
     "POST /api/tables/{table_id}/actions": {"id": "probe-action", "action": "call", "expected_version": 0},
     "POST /api/tables/{table_id}/cut": {"id": "probe-cut", "position": 0, "expected_version": 0},
     "POST /api/tables/{table_id}/chat": {"id": "probe-chat", "text": "hello"},
+    "POST /api/tables/{table_id}/lesson": {"id": "probe-lesson", "input": "proceed"},
+    "POST /api/accounts": {"name": "Wanda", "password": "a wrong password"},
+    "POST /api/login": {"name": "Wanda", "password": "a wrong password"},
+    "POST /api/me/claim": {"seats": []},
+    "POST /api/me/tables/{table_id}/seat": {"seat": 0},
 }
 WS_BODIES: dict[str, dict[str, Any]] = {
     "action": {"action": "call", "expected_version": 0},
@@ -120,12 +152,15 @@ WS_BODIES: dict[str, dict[str, Any]] = {
     "leave": {},
     "return": {},
     "hand_to_bot": {"target": 7},
+    "lesson": {"input": "proceed"},
 }
 #: What the seat itself does not send for real: leaving would hand its seat to the bot, which
 #: would then play on while the other callers are checked.
 NOT_SENT_BY_THE_SEAT = frozenset({"POST /api/tables/{table_id}/leave", "leave"})
 #: The deals a deal route is asked for: the finished one, the one being played, one never dealt.
 DEALS = (1, 2, 99)
+#: The account a player's route is asked for (the room makes it).
+PLAYER = "Rhoda Rated"
 
 
 @dataclass(frozen=True)
@@ -155,8 +190,10 @@ def allowed(kind: str, caller: Caller, private: bool, *, websocket: bool = False
     cookie = None if websocket else caller.cookie  # the WebSocket reads the hello's token only
     seated = header == "own" or cookie == "own"
     invited = caller.invite == "own"
-    if kind in (ANYONE, PAGE):
+    if kind in (ANYONE, PAGE, LOGIN):
         return None
+    if kind == ACCOUNT:
+        return "bad_token"  # none of these callers has an account's session
     if kind == SEAT:
         return None if seated else "bad_token"
     if kind == JOINER:
@@ -297,6 +334,9 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
             client, name="Open room", player_name="Yolanda", bots="greedy", turn_seconds=86_400
         )
         other = _new_table(client, name="Elsewhere", player_name="Xavier", private=True, turn_seconds=None)
+        signed = client.post("/api/accounts", json={"name": PLAYER, "password": "a long enough password"})
+        assert signed.status_code == 201, signed.text
+        client.cookies.clear()
         rng = random.Random(11)
         for table in (private, public):
             assert table["token"] is not None
@@ -350,7 +390,7 @@ def test_every_route_and_message_has_an_expected_authority(tmp_path: Path) -> No
 def _url(key: str, table_id: str, number: int, invite: str | None) -> str:
     path = key.split(" ", 1)[1]
     path = path.replace("{table_id}", table_id).replace("{number}", str(number))
-    path = path.replace("{seat}", "7").replace("{lang}", "ro")
+    path = path.replace("{seat}", "7").replace("{lang}", "ro").replace("{name}", PLAYER)
     if path == "/static":
         path = "/static/js/api.js"
     elif path == "/docs/assets":
@@ -379,7 +419,10 @@ def _refusal(response: Any) -> tuple[int, str | None]:
 
 
 @pytest.mark.parametrize(
-    "key", sorted(key for key, kind in AUTHORITY.items() if kind != ANYONE and not key.startswith("WS "))
+    "key",
+    sorted(
+        key for key, kind in AUTHORITY.items() if kind not in (ANYONE, LOGIN) and not key.startswith("WS ")
+    ),
 )
 @pytest.mark.parametrize("private", [True, False], ids=["private", "public"])
 def test_a_table_route_answers_each_caller_as_its_authority_says(room: Room, key: str, private: bool) -> None:
@@ -418,6 +461,50 @@ def test_a_route_without_a_table_answers_anyone(room: Room, key: str) -> None:
     for caller in CALLERS:
         response = _ask(room, key, caller, False, 1)
         assert response.status_code < 400, f"{caller.name}: {key}: {response.text}"
+
+
+def test_the_account_doors_read_the_name_and_password_only(room: Room) -> None:
+    """Sign-up and log-in are the same for every caller: a seat token, a seat cookie or an
+    invitation neither helps nor hinders, and nothing is started at a table for them."""
+    table_id = str(room.tables[True]["id"])
+    mark = len(room.work.calls)
+    wrong = {(response.status_code, response.text) for response in (
+        _ask(room, "POST /api/login", caller, True, 1) for caller in CALLERS
+    )}  # fmt: skip
+    assert len(wrong) == 1
+    assert _refusal(_ask(room, "POST /api/login", CALLERS[0], True, 1)) == (401, "login_failed")
+    for number, caller in enumerate(CALLERS):
+        headers, _ = room.credentials(caller, True)
+        body = {"name": f"Wanda {number}", "password": "a long enough password"}
+        signed = room.client.post("/api/accounts", json=body, headers=headers)
+        assert signed.status_code == 201, f"{caller.name}: {signed.text}"
+        assert room.client.get("/api/me").json()["account"]["name"] == body["name"]
+        assert room.client.get("/api/me/tables").json()["total"] == 0  # no seat came with it
+        room.client.cookies.clear()
+    assert room.work.since(mark, table_id) == []
+
+
+def test_an_account_that_holds_no_seat_there_gets_nothing_of_a_table(room: Room) -> None:
+    """A stranger's account, even one sending the seat's own token as a header, cannot get a
+    seat link, list or claim a table by its id: only a seat token it presents links a seat."""
+    private = room.tables[True]
+    table_id = str(private["id"])
+    signed = room.client.post("/api/accounts", json={"name": "Mallory", "password": "a long enough password"})
+    assert signed.status_code == 201, signed.text
+    try:
+        mark = len(room.work.calls)
+        seat_header = {"Authorization": f"Bearer {private['token']}"}
+        for headers in ({}, seat_header):
+            link = room.client.post(f"/api/me/tables/{table_id}/seat", json={"seat": 0}, headers=headers)
+            assert _refusal(link) == (403, "forbidden"), link.text
+        guessed = {"seats": [{"table_id": table_id, "token": "not-the-seat-token"}]}
+        assert room.client.post("/api/me/claim", json=guessed).json() == {"claimed": []}
+        assert room.client.get("/api/me/tables").json()["total"] == 0
+        assert room.work.since(mark, table_id) == []
+        nothing = room.client.post("/api/me/tables/no-such-table/seat", json={"seat": 0})
+        assert _refusal(nothing) == (403, "forbidden")  # the same answer as a table not its own
+    finally:
+        room.client.cookies.clear()
 
 
 def test_the_spies_see_the_work_of_a_caller_who_may(room: Room) -> None:

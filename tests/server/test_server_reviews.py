@@ -59,3 +59,29 @@ def test_r9_3_no_review_before_the_deal_ends(client: TestClient) -> None:
     assert response.status_code == 409
     assert "R9.3" in response.json()["error"]["message"]
     assert client.get("/api/tables/nosuchtable/deals/1/review").status_code == 404
+
+
+def test_a_review_stored_in_the_first_format_is_made_again_in_net_chips(client: TestClient) -> None:
+    # paiute-review/1 gave each decision's share of the pot (ev_played, ev_best), not its net
+    # chips: such a stored review is not shown; it is made again and replaces the old row.
+    app = client.app
+    app.state.reviewer = Reviewer(app, playouts=2)  # type: ignore[attr-defined]
+    table_id, token = create(client, seats=2, max_deals=1)
+    _, other = join(client, table_id, "Bo")
+    start(client, table_id, token)
+    play_http(client, table_id, {0: token, 1: other}, random.Random(5))
+    old = {"deal": 1, "players": ["Ana", "Bo"], "playouts": 2, "seed": 0, "decisions": [], "summary": []}
+    with app.state.store.engine.begin() as connection:  # type: ignore[attr-defined]
+        row = {"table_id": table_id, "deal": 1, "playouts": 2, "data": old, "created": 0.0}
+        connection.execute(reviews_table.insert().values(**row))
+    url = f"/api/tables/{table_id}/deals/1/review"
+    body, seen = _wait_ready(client, url)
+    assert seen[0]["status"] == "pending"
+    assert body["format"] == "paiute-review/2"
+    assert body["decisions"]
+    assert {"net_played", "net_best"} <= set(body["decisions"][0])
+    with app.state.store.engine.connect() as connection:  # type: ignore[attr-defined]
+        rows = connection.execute(reviews_table.select()).fetchall()
+    assert [(row.table_id, row.deal, row.data["format"]) for row in rows] == [
+        (table_id, 1, "paiute-review/2")
+    ]

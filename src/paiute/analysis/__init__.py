@@ -5,6 +5,8 @@
 * :mod:`paiute.analysis.tournament`: duplicate tournaments between players, with ratings.
 * :mod:`paiute.analysis.simulate`: the facts of the game over many deals between bots.
 * :mod:`paiute.analysis.odds`: exact odds of the combinations.
+* :mod:`paiute.analysis.lesson`: the guided first deal's script (``paiute learn``, "Learn to
+  play" on the web): the prepared deal, its steps and each step's check.
 
 Importing this package loads none of them; each is imported where it is used.
 """

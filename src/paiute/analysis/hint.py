@@ -5,15 +5,19 @@ never from the deal itself, with its own seeded chance (no generator is shared w
 at the table, so asking for a hint changes nothing they do). It holds:
 
 * **the recommended action**: the move of the ``expert`` level (:data:`HINT_LEVEL`, the
-  strongest bot, with the hint's own seed), always. Every legal action's expected chips are
-  estimated by :func:`paiute.players.evaluate.estimate_actions` (every legal action played out
-  on the same determinizations: the seat's unseen cards dealt at random, every seat then
-  played by the playout policy), each with a 95% interval and with its paired difference from
-  the expert's move: they explain the move, they do not choose it. Moves chosen by the
-  playouts lose chips in play (``benchmarks/hint_strength.py``): the action with the most
-  chips expected follows the playouts' noise and loses to ``greedy``, and leaving the expert's
-  move where another beats it with a paired 95% interval above zero loses to the expert's
-  move itself, on draws and discards before a call alike. The playouts judge neither better
+  strongest bot, with the hint's own seed), always. Every legal action's **net chips** (what
+  the seat expects to end the deal with less what it put in, its stake included: 0 is
+  break-even, R8.2) are estimated by :func:`assess`, the one estimate the hint and the game
+  review (:mod:`paiute.analysis.review`) share: every legal action played out on the same
+  determinizations by :func:`paiute.players.evaluate.estimate_actions` (the seat's unseen
+  cards dealt at random, every seat then played by the playout policy), each with a 95%
+  interval and with its paired difference from the expert's move: they explain the move, they
+  do not choose it. At a position of a record the seed is :func:`position_seed`'s, from the
+  deal and the move, so the hint there and the review of that decision give the same
+  figures. Moves chosen by the playouts lose chips in play (``benchmarks/hint_strength.py``):
+  the action with the most chips expected follows the playouts' noise and loses to
+  ``greedy``, and leaving the expert's move where another beats it with a paired 95% interval
+  above zero loses to the expert's move itself, on draws and discards before a call alike. The playouts judge neither better
   than the expert's rules, and they play greedy after the move, blind to the guard against
   feeding the next player that the expert keeps up every turn (``docs/review.md`` and
   ``docs/guarded.md``, "The hint is the expert's move", have the figures). Hence no
@@ -67,7 +71,7 @@ from typing import TYPE_CHECKING
 from paiute.actions import DRAW_DISCARD, DRAW_STOCK, Action, ActionKind
 from paiute.analysis.odds import wilson
 from paiute.cards import Card
-from paiute.chance import SeededChance
+from paiute.chance import SeededChance, derive_seed
 from paiute.combos import Category, Value, may_call
 from paiute.deal import Deal
 from paiute.errors import N_, PaiuteError
@@ -76,7 +80,7 @@ from paiute.events import Phase
 from paiute.observation import Observation
 from paiute.outs import Unseen, completing
 from paiute.players.base import MAX_ITERATIONS, PlayerError
-from paiute.players.evaluate import ActionEstimate, estimate_actions
+from paiute.players.evaluate import ActionEstimate, Estimates, estimate_actions
 from paiute.players.feed import FeedModel, next_seat
 from paiute.players.greedy import GreedyPlayer
 from paiute.players.registry import make_player
@@ -89,26 +93,108 @@ __all__ = [
     "DEFAULT_PLAYOUTS",
     "HINT_FORMAT",
     "HINT_LEVEL",
+    "Assessment",
     "CallOdds",
     "Hint",
     "Plan",
     "PositionError",
+    "assess",
     "draw_chance",
     "hint",
     "position_before",
+    "position_seed",
+    "stake_paid",
 ]
 
-HINT_FORMAT = "paiute-hint/1"
+#: The ``format`` of :meth:`Hint.to_json` (``paiute hint --json``, the server's hint): version 2
+#: gives each move's net chips (``net``, after the stake) and the stake paid (``paid``).
+HINT_FORMAT = "paiute-hint/2"
 #: The level whose move a hint recommends (the strongest bot; the playouts explain its move).
 HINT_LEVEL = "expert"
-#: Determinizations for the expected chips (each legal action played out once on each).
-DEFAULT_PLAYOUTS = 32
+#: Determinizations each legal action is played out on, for the hint and the game review alike
+#: (one decision, one figure, wherever it is read).
+DEFAULT_PLAYOUTS = 16
 #: Playouts that count the seat's draws left.
 DEFAULT_DRAW_PLAYOUTS = 16
 #: Actions after which a playout counting draws stops (as evaluate.PLAYOUT_CAP, R4.7).
 _PLAYOUT_CAP = 400
 #: Sampled sets of draws for a combination two cards away.
 _PAIR_SAMPLES = 400
+
+
+def position_seed(seed: int, deal: int, action: int) -> int:
+    """The seed of the estimate before action ``action`` of deal ``deal`` (the record's
+    indexes, from 0), from a hint's or a review's ``seed``: the hint at a position and the
+    review of the decision there play the same playouts, in any order and in any process.
+
+    >>> position_seed(0, 0, 6) == position_seed(0, 0, 6) != position_seed(0, 0, 7)
+    True
+    """
+    return derive_seed("paiute-review", seed, deal, action, separator=":", method="random", bits=48)
+
+
+def stake_paid(observation: Observation) -> int:
+    """The chips the seat put into this deal: its stake with ``payout = pot`` (R8.2); nothing
+    with ``payout = scale`` (R8.4: no pot, the losers pay the winner)."""
+    rules = observation.rules
+    return rules.stake if rules.payout == "pot" else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Assessment:
+    """Every legal action's net chips for the seat to move, and the expert's move: the one
+    estimate of a decision, shared by the hint and the game review.
+
+    ``estimates`` are net chips (the playouts' values less :func:`stake_paid`: 0 is
+    break-even), in the order of the legal actions; ``estimated`` holds the playouts' values
+    (chips from now on) for the paired differences."""
+
+    seat: int
+    expert: Action  # the expert level's move (HINT_LEVEL)
+    estimates: tuple[ActionEstimate, ...]
+    estimated: Estimates
+    paid: int  # the chips the seat put into the deal (its stake)
+    seed: int
+
+    @property
+    def playouts(self) -> int:
+        """The determinizations each action was played out on."""
+        return self.estimated.playouts // max(1, len(self.estimates))
+
+    def of(self, action: Action) -> ActionEstimate:
+        """``action``'s net chips and their 95% interval."""
+        return next(e for e in self.estimates if e.action == action)
+
+    def advantage(self, better: Action, worse: Action) -> tuple[float, float, float]:
+        """``better``'s chips less ``worse``'s on the same determinizations: (mean, low, high),
+        95%, paired."""
+        return self.estimated.advantage(better, worse)
+
+
+def assess(
+    observation: Observation,
+    *,
+    playouts: int = DEFAULT_PLAYOUTS,
+    budget_ms: float | None = None,
+    seed: int = 0,
+) -> Assessment:
+    """Estimate every legal action of the seat to move from its observation only (R9), in net
+    chips, and the expert's move there (with a generator of its own, seeded by ``seed``).
+
+    The result depends only on the observation, ``seed`` and ``playouts`` (not on the time)
+    when no ``budget_ms`` is given; with one, the playouts stop before running past it.
+    """
+    seat = observation.seat
+    if seat is None or not observation.legal_actions:
+        raise PlayerError("only the seat to move has a hint")
+    estimated = estimate_actions(observation, playouts=playouts, budget_ms=budget_ms, seed=seed)
+    # The expert decides from the observation alone (R9), with a generator of the hint's own.
+    expert = make_player(HINT_LEVEL, seed=seed).act(observation)
+    paid = stake_paid(observation)
+    net = tuple(
+        replace(e, mean=e.mean - paid, low=e.low - paid, high=e.high - paid) for e in estimated.estimates
+    )
+    return Assessment(seat, expert, net, estimated, paid, seed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +273,7 @@ class Hint:
     seat: int
     phase: Phase
     recommended: Action
-    estimates: tuple[ActionEstimate, ...]  # in the order of the legal actions
+    estimates: tuple[ActionEstimate, ...]  # net chips (after the stake), in legal order
     plan: Plan | None  # None when the recommended move is a call
     calls: tuple[CallOdds, ...]  # every legal call, best value first
     playouts: int
@@ -201,6 +287,7 @@ class Hint:
     # order of the estimates. ``feed_seat`` is the seat that could take the card (R2.2).
     feeds: tuple[float | None, ...]
     feed_seat: int | None
+    paid: int  # the chips the seat put into the deal (its stake, R8.2): net = ends with - paid
 
     @property
     def best(self) -> ActionEstimate:
@@ -221,6 +308,24 @@ class Hint:
         ]
         return max(above, key=lambda pair: pair[0])[1] if above else None
 
+    @property
+    def ordered(self) -> tuple[ActionEstimate, ...]:
+        """The estimates as a table shows them: the recommended move first, then the others by
+        their net chips, highest first."""
+        others = sorted((e for e in self.estimates if e.action != self.recommended), key=lambda e: -e.mean)
+        return (self.best, *others)
+
+    @property
+    def top(self) -> ActionEstimate | None:
+        """The move the playouts rate above the recommended one: the one beyond their noise
+        (:attr:`beyond_noise`), else the one with the most net chips, where that is more than
+        the recommended move's; None where the recommended move has the most."""
+        beyond = self.beyond_noise
+        if beyond is not None:
+            return next(e for e in self.estimates if e.action == beyond)
+        highest = max(self.estimates, key=lambda e: e.mean)
+        return highest if highest.mean > self.best.mean else None
+
     def feed(self, action: Action) -> float | None:
         """``action``'s feed chance: a discard's before any call, else None."""
         return next(f for e, f in zip(self.estimates, self.feeds, strict=True) if e.action == action)
@@ -236,10 +341,11 @@ class Hint:
             "seat": self.seat,
             "phase": self.phase.value,
             "recommended": str(self.recommended),
+            "paid": self.paid,
             "actions": [
                 {
                     "action": str(e.action),
-                    "mean": _round(e.mean),
+                    "net": _round(e.mean),
                     "low": _round(e.low),
                     "high": _round(e.high),
                     "samples": e.samples,
@@ -288,6 +394,8 @@ def hint(
 ) -> Hint:
     """The hint for the seat to act, from its observation only (R9).
 
+    The moves' figures are :func:`assess`'s with the same ``playouts`` and ``seed``: the figures
+    the review of this decision gives (at a record's position, seeded by :func:`position_seed`).
     The result depends only on the observation, ``seed`` and the playout counts (not on the
     time) when no ``budget_ms`` is given; with one, the estimate of the moves stops early when
     its next round of playouts would run past three quarters of it, and the playouts counting
@@ -300,33 +408,31 @@ def hint(
         raise PlayerError(f"draw playouts must be from 0 to {MAX_ITERATIONS}, not {draw_playouts!r}")
     deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
     moves_ms = None if budget_ms is None else 0.75 * budget_ms
-    estimates = estimate_actions(observation, playouts=playouts, budget_ms=moves_ms, seed=seed)
-    # The expert decides from the observation alone (R9), with a generator of the hint's own.
-    expert = make_player(HINT_LEVEL, seed=seed).act(observation)
+    assessed = assess(observation, playouts=playouts, budget_ms=moves_ms, seed=seed)
+    expert = assessed.expert
     recommended = expert  # the playouts explain it; overruling it cost chips (module docs)
-    versus = tuple(estimates.advantage(e.action, expert) for e in estimates.estimates)
+    versus = tuple(assessed.advantage(e.action, expert) for e in assessed.estimates)
     feeds, feed_seat = _feeds(observation)
     evaluator = Evaluator(observation.wild_cards, royal_high=observation.rules.royal_high)
-    calls = _call_odds(
-        observation, evaluator, max(1, estimates.playouts // len(estimates.estimates)), seed, deadline
-    )
+    calls = _call_odds(observation, evaluator, max(1, assessed.playouts), seed, deadline)
     plan = None
     if not recommended.kind.is_call:
         plan = _plan(observation, recommended, evaluator, draw_playouts, seed, deadline)
     return Hint(
-        seat,
-        observation.phase,
-        recommended,
-        estimates.estimates,
-        plan,
-        calls,
-        estimates.playouts // max(1, len(estimates.estimates)),
-        draw_playouts,
-        seed,
-        expert,
-        versus,
-        feeds,
-        feed_seat,
+        seat=seat,
+        phase=observation.phase,
+        recommended=recommended,
+        estimates=assessed.estimates,
+        plan=plan,
+        calls=calls,
+        playouts=assessed.playouts,
+        draw_playouts=draw_playouts,
+        seed=seed,
+        expert=expert,
+        versus_expert=versus,
+        feeds=feeds,
+        feed_seat=feed_seat,
+        paid=assessed.paid,
     )
 
 
@@ -605,8 +711,10 @@ class PositionError(PaiuteError):
 
 
 def position_before(record: Record, deal: int, action: int) -> Observation:
-    """The observation of the seat to move before action ``action`` (from 0) of deal ``deal``
-    (from 0, as record errors count them), replayed from ``record``: that seat's view only (R9).
+    """The observation of the seat to move before action ``action`` of deal ``deal``, replayed
+    from ``record``: that seat's view only (R9). Both are indexes of the record, from 0 (as
+    ``--json`` and record errors count them); the deal N, move K that people read and type
+    (``paiute hint --deal N --move K``) is ``position_before(record, N - 1, K - 1)``.
 
     Raises :class:`PositionError` for numbers outside the record, and what
     :meth:`Record.replay <paiute.record.Record.replay>` raises for a record that breaks a rule.

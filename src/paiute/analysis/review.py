@@ -5,15 +5,19 @@ The record is replayed deal by deal (it must have passed :meth:`Record.replay
 a chosen seat (a turn point with more than one legal action: a forced move is no decision) the
 seat's :class:`~paiute.observation.Observation` is taken: only what R9 lets that seat see at that
 moment, never the stock order or another seat's unshown cards (R9.2, R9.3). Every legal action is
-estimated from it with :func:`~paiute.players.evaluate.estimate_actions` (expected chips, R8,
-with a 95% interval, on paired determinizations) and the decision gets:
+estimated from it by :func:`paiute.analysis.hint.assess`, the estimate the hint gives there too
+(net chips: what the seat expects to end the deal with less what it put in, its stake
+included, so 0 is break-even; a 95% interval; paired determinizations), seeded by
+:func:`~paiute.analysis.hint.position_seed` from the review's seed, the deal and the action:
+``paiute hint`` at that position with the same seed and playouts gives the same figures. The
+decision gets:
 
 * ``best``: the hint's move there, the ``expert`` level's move (``expert``, the strongest bot,
   from the same observation; :mod:`paiute.analysis.hint` says why the playouts explain it and never
   overrule it). Not the action with the most chips expected: with a few dozen playouts that
   argmax follows the noise, and played as a bot it loses to ``greedy``
-  (``benchmarks/hint_strength.py``). ``ev_best`` and its ``interval``;
-* ``ev_played``: the expected chips of the action played;
+  (``benchmarks/hint_strength.py``). ``net_best`` and its ``interval``;
+* ``net_played``: the net chips of the action played;
 * ``loss``: the paired advantage of the best action over the one played (the mean difference
   on the same determinizations, :meth:`Estimates.advantage
   <paiute.players.evaluate.Estimates.advantage>`), 0 when the best was played or did no better;
@@ -22,15 +26,19 @@ with a 95% interval, on paired determinizations) and the decision gets:
   ``inaccuracy`` from 0.10 of the stake, ``mistake`` from 0.20, ``blunder`` from 0.30 (lichess
   marks a drop of 0.1 / 0.2 / 0.3 in its winning chances). A loss whose interval reaches 0 is
   never marked: the estimator cannot tell the two actions apart, and noise is not a mistake.
+  ``unmarked`` says why a loss has no mark (:class:`Unmarked`): under 0.10 of the stake, or
+  within the noise of the playouts.
 
-Each seat's summary gives the total expected loss, the count of each mark and an *accuracy*
+Each seat's summary gives the total expected loss (the sum of its decisions' losses as they are
+shown, to the hundredth of a chip), the count of each mark and an *accuracy*
 (lichess's formula: each decision's drop in winning percentage ``100 * loss / stake`` is mapped
 to ``103.1668 * exp(-0.04354 * drop) - 3.1669 + 1`` clamped to 0..100, and the seat's accuracy is
 the mean of the arithmetic and the harmonic means of its decisions' figures; lichess weights the
 arithmetic mean by the position's volatility, which this does not).
 
 Every decision's estimate is seeded from the review's seed, the deal and the action index only,
-so the review is the same under the same seed and playouts, in any order and in any process.
+so the review is the same under the same seed and playouts, in any order and in any process,
+and its figures are the hint's at that position.
 
 >>> from paiute import Match, RuleSet, SeededChance
 >>> from paiute.players import make_player
@@ -57,16 +65,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from paiute.actions import Action, ActionKind
-from paiute.analysis.hint import HINT_LEVEL
-from paiute.chance import RecordedChance, derive_seed
+from paiute.analysis.hint import DEFAULT_PLAYOUTS as HINT_PLAYOUTS
+from paiute.analysis.hint import assess, position_seed
+from paiute.chance import RecordedChance
 from paiute.errors import N_, PaiuteError
-from paiute.i18n import Translator
+from paiute.i18n import Translator, chips_in_hundredths
 from paiute.match import Match
 from paiute.observation import Observation
 from paiute.parallel import default_workers, parallel_map
 from paiute.players.base import MAX_ITERATIONS
-from paiute.players.evaluate import estimate_actions
-from paiute.players.registry import make_player
 from paiute.record import Record
 from paiute.rules import RuleSet
 
@@ -74,28 +81,39 @@ __all__ = [
     "DEFAULT_PLAYOUTS",
     "MARK_WORDS",
     "PARALLEL_FROM",
+    "REVIEW_FORMAT",
     "THRESHOLDS",
+    "UNMARKED_WORDS",
     "Decision",
     "DecisionPoint",
     "Mark",
     "Review",
     "ReviewError",
     "SeatSummary",
+    "Unmarked",
     "accuracy_of",
     "action_words",
+    "advice_words",
     "deal_stake",
     "decision_points",
     "mark_for",
     "move_accuracy",
+    "review_header",
     "review_point",
     "review_record",
     "summarize",
+    "unmarked_for",
 ]
 
 #: Determinizations per decision when no other budget is given (each legal action is played out
-#: once on each). Chosen so that a 4-player deal of about 40 decisions is reviewed in under 30 s
-#: on one core (``benchmarks/review_speed.py``).
-DEFAULT_PLAYOUTS = 16
+#: once on each): the hint's, so that a review's figures are the hint's at that position. Small
+#: enough that a 4-player deal of about 40 decisions is reviewed in under 30 s on one core
+#: (``benchmarks/review_speed.py``).
+DEFAULT_PLAYOUTS = HINT_PLAYOUTS
+
+#: The ``format`` of a review's summary line (``paiute review --json``) and of the server's
+#: stored review: version 2 gives net chips (``net_played``, ``net_best``, after the stake).
+REVIEW_FORMAT = "paiute-review/2"
 
 #: The playouts (decisions times playouts each) from which :func:`review_record` told
 #: ``workers=None`` shares the decisions among processes, by estimator. A worker process must
@@ -116,6 +134,13 @@ class Mark(enum.Enum):
     INACCURACY = "inaccuracy"
     MISTAKE = "mistake"
     BLUNDER = "blunder"
+
+
+class Unmarked(enum.Enum):
+    """Why a loss has no mark."""
+
+    SMALL = "small"  # under the first threshold (0.10 of the stake)
+    NOISE = "noise"  # its 95% interval reaches 0: the playouts cannot tell the two moves apart
 
 
 #: Loss as a fraction of the deal's stake from which each mark is given, worst first.
@@ -154,6 +179,18 @@ def mark_for(loss: float, loss_low: float, stake: float) -> Mark | None:
         if loss >= fraction * stake:
             return mark
     return None
+
+
+def unmarked_for(loss: float, loss_low: float, stake: float) -> Unmarked | None:
+    """Why a loss of ``loss`` chips (shown to the hundredth) gets no mark from :func:`mark_for`;
+    None for a mark, or for no loss to show.
+
+    >>> unmarked_for(0.2, 0.1, 4.0), unmarked_for(2.0, 0.0, 4.0), unmarked_for(1.3, 0.9, 4.0)
+    (<Unmarked.SMALL: 'small'>, <Unmarked.NOISE: 'noise'>, None)
+    """
+    if chips_in_hundredths(loss) <= 0 or mark_for(loss, loss_low, stake) is not None:
+        return None
+    return Unmarked.SMALL if loss < THRESHOLDS[-1][1] * stake else Unmarked.NOISE
 
 
 def move_accuracy(loss: float, stake: float) -> float:
@@ -200,25 +237,45 @@ class DecisionPoint:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """One reviewed decision (the ``--json`` line of ``paiute review``)."""
+    """One reviewed decision (the ``--json`` line of ``paiute review``).
+
+    ``deal`` and ``action`` index the record (from 0, as ``--json`` writes them); people count
+    from 1: :attr:`deal_number` and :attr:`move`, the numbers ``paiute hint --deal --move`` takes.
+    """
 
     deal: int
     action: int
     seat: int
     played: Action
     best: Action  # the hint's move: the expert's
-    ev_played: float
-    ev_best: float
-    interval: tuple[float, float]  # ev_best's 95% interval
+    net_played: float  # net chips: what the seat expects to end the deal with less its stake
+    net_best: float
+    interval: tuple[float, float]  # net_best's 95% interval
     loss: float
     loss_interval: tuple[float, float]  # the paired advantage's 95% interval
     mark: Mark | None
-    stake: float
+    stake: float  # what the deal is played for (deal_stake): the scale of the marks
     expert: Action  # the expert level's move (HINT_LEVEL), which ``best`` is
+    samples: int  # the playouts each action was played out on
 
     @property
     def accuracy(self) -> float:
         return move_accuracy(self.loss, self.stake)
+
+    @property
+    def unmarked(self) -> Unmarked | None:
+        """Why the loss has no mark (:func:`unmarked_for`), or None."""
+        return unmarked_for(self.loss, self.loss_interval[0], self.stake)
+
+    @property
+    def deal_number(self) -> int:
+        """The deal as people count it, from 1."""
+        return self.deal + 1
+
+    @property
+    def move(self) -> int:
+        """The move as people count it, from 1 in its deal (every seat's moves, forced ones too)."""
+        return self.action + 1
 
     @property
     def better(self) -> Action | None:
@@ -234,11 +291,15 @@ class Decision:
             "seat": self.seat,
             "played": str(self.played),
             "best": str(self.best),
-            "ev_played": _round(self.ev_played),
-            "ev_best": _round(self.ev_best),
+            "net_played": _round(self.net_played),
+            "net_best": _round(self.net_best),
             "interval": [_round(self.interval[0]), _round(self.interval[1])],
             "loss": _round(self.loss),
+            "loss_interval": [_round(self.loss_interval[0]), _round(self.loss_interval[1])],
             "mark": None if self.mark is None else self.mark.value,
+            "unmarked": None if self.unmarked is None else self.unmarked.value,
+            "stake": self.stake,
+            "samples": self.samples,
             "expert": str(self.expert),
             "better": None if self.better is None else str(self.better),
         }
@@ -279,6 +340,7 @@ class Review:
 
     def summary_json(self) -> dict[str, object]:
         return {
+            "format": REVIEW_FORMAT,
             "summary": [summary.to_json() for summary in self.summaries],
             "playouts": self.playouts,
             "seed": self.seed,
@@ -297,23 +359,92 @@ MARK_WORDS = {
 }
 
 
-def action_words(action: Action, tr: Translator) -> str:
-    """An action in the reader's language, short (a table cell of a review).
+#: Why a loss has no mark, in a word or two (a cell of the review's table; the JSON keeps the
+#: English value).
+UNMARKED_WORDS = {
+    Unmarked.SMALL: N_("small loss"),
+    Unmarked.NOISE: N_("within noise"),
+}
+
+
+#: An action played, as a player tells it afterwards ("discarded 8♣"): the review's column
+#: "Played", about any seat.
+_PLAYED = {
+    ActionKind.DRAW_STOCK: N_("drew from the stock"),
+    ActionKind.DRAW_DISCARD: N_("took the discard"),
+    ActionKind.DISCARD: N_("discarded {card}"),
+    ActionKind.CALL_FIVE: N_("called, putting down {card}"),
+    ActionKind.CALL_SIX: N_("called with six cards"),
+}
+#: The same, told to the seat that played it: the person's own review in the terminal game.
+_PLAYED_BY_YOU = {
+    ActionKind.DRAW_STOCK: N_("you drew from the stock"),
+    ActionKind.DRAW_DISCARD: N_("you took the discard"),
+    ActionKind.DISCARD: N_("you discarded {card}"),
+    ActionKind.CALL_FIVE: N_("you called, putting down {card}"),
+    ActionKind.CALL_SIX: N_("you called with six cards"),
+}
+#: An action to play instead, as advice ("discard 9♠"): the review's better action.
+_ADVICE = {
+    ActionKind.DRAW_STOCK: N_("draw from the stock"),
+    ActionKind.DRAW_DISCARD: N_("take the discard"),
+    ActionKind.DISCARD: N_("discard {card}"),
+    ActionKind.CALL_FIVE: N_("call, putting down {card}"),
+    ActionKind.CALL_SIX: N_("call with six cards"),
+}
+
+
+def _words(templates: dict[ActionKind, str], action: Action, tr: Translator) -> str:
+    template = templates[action.kind]
+    return tr.gettext(template) if action.card is None else tr.gettext(template, card=action.card)
+
+
+def action_words(action: Action, tr: Translator, *, by_you: bool = False) -> str:
+    """An action played, in the reader's language, as a player tells it (a review's cell);
+    ``by_you``: told to the seat that played it.
 
     >>> from paiute.i18n import translator
-    >>> action_words(Action.parse("call 7h"), translator("en"))
-    'call, putting down 7♥'
+    >>> action_words(Action.parse("draw discard"), translator("en"))
+    'took the discard'
+    >>> action_words(Action.parse("discard 8c"), translator("en"), by_you=True)
+    'you discarded 8♣'
     """
-    kind = action.kind
-    if kind is ActionKind.DRAW_STOCK:
-        return tr.gettext(N_("draw stock"))
-    if kind is ActionKind.DRAW_DISCARD:
-        return tr.gettext(N_("draw discard"))
-    if action.card is None:
-        return tr.gettext(N_("call (six cards)"))
-    if kind is ActionKind.DISCARD:
-        return tr.gettext(N_("discard {card}"), card=action.card)
-    return tr.gettext(N_("call, putting down {card}"), card=action.card)
+    return _words(_PLAYED_BY_YOU if by_you else _PLAYED, action, tr)
+
+
+def advice_words(action: Action, tr: Translator) -> str:
+    """An action to play instead, in the reader's language (a review's better action).
+
+    >>> from paiute.i18n import translator
+    >>> advice_words(Action.parse("call"), translator("en")), advice_words(Action.parse("call 7h"), translator("en"))
+    ('call with six cards', 'call, putting down 7♥')
+    """
+    return _words(_ADVICE, action, tr)
+
+
+def review_header(playouts: int, tr: Translator) -> str:
+    """What the review's figures and marks mean, said once above its tables."""
+    shares = {
+        mark: tr.gettext(N_("{percent}%"), percent=tr.number(round(100 * share)))
+        for mark, share in THRESHOLDS
+    }
+    return tr.ngettext(
+        "Chips: what the seat could expect to win or lose this deal after the move, after its stake "
+        "(0 is break-even), from {playouts} playout a decision, as the hint gives them. Loss: what "
+        "the better move is worth more. Marks by the loss as a share of the pot: inaccuracy from "
+        "{inaccuracy}, mistake from {mistake}, blunder from {blunder}; a smaller loss, or one within "
+        "the noise of the playouts, is not marked.",
+        "Chips: what the seat could expect to win or lose this deal after the move, after its stake "
+        "(0 is break-even), from {playouts} playouts a decision, as the hint gives them. Loss: what "
+        "the better move is worth more. Marks by the loss as a share of the pot: inaccuracy from "
+        "{inaccuracy}, mistake from {mistake}, blunder from {blunder}; a smaller loss, or one within "
+        "the noise of the playouts, is not marked.",
+        playouts,
+        playouts=tr.number(playouts),
+        inaccuracy=shares[Mark.INACCURACY],
+        mistake=shares[Mark.MISTAKE],
+        blunder=shares[Mark.BLUNDER],
+    )
 
 
 def _round(value: float) -> float:
@@ -369,28 +500,24 @@ def decision_points(
     return points
 
 
-def _decision_seed(seed: int, deal: int, action: int) -> int:
-    # From the review's seed and the decision's place only: the same in any order or process.
-    return derive_seed("paiute-review", seed, deal, action, separator=":", method="random", bits=48)
-
-
 def review_point(
     point: DecisionPoint, playouts: int = DEFAULT_PLAYOUTS, budget_ms: float | None = None, seed: int = 0
 ) -> Decision:
     """Review one decision from the seat's observation only (R9): the hint's move there, the
-    expert's, is the best."""
-    decision_seed = _decision_seed(seed, point.deal, point.action)
-    estimates = estimate_actions(
-        point.observation, playouts=playouts, budget_ms=budget_ms, seed=decision_seed
+    expert's, is the best, and the figures are the hint's there (:func:`~paiute.analysis.hint.assess`
+    seeded by :func:`~paiute.analysis.hint.position_seed`)."""
+    assessed = assess(
+        point.observation,
+        playouts=playouts,
+        budget_ms=budget_ms,
+        seed=position_seed(seed, point.deal, point.action),
     )
-    # The expert decides from the observation alone (R9), with the decision's own generator.
-    expert = make_player(HINT_LEVEL, seed=decision_seed).act(point.observation)
-    best = estimates.of(expert)
-    played = estimates.of(point.played)
+    best = assessed.of(assessed.expert)
+    played = assessed.of(point.played)
     if best.action == played.action:
         loss, low, high = 0.0, 0.0, 0.0
     else:
-        loss, low, high = estimates.advantage(best.action, played.action)
+        loss, low, high = assessed.advantage(best.action, played.action)
         loss = max(0.0, loss)
     return Decision(
         deal=point.deal,
@@ -398,14 +525,15 @@ def review_point(
         seat=point.seat,
         played=point.played,
         best=best.action,
-        ev_played=played.mean,
-        ev_best=best.mean,
+        net_played=played.mean,
+        net_best=best.mean,
         interval=(best.low, best.high),
         loss=loss,
         loss_interval=(low, high),
         mark=mark_for(loss, low, point.stake),
         stake=point.stake,
-        expert=expert,
+        expert=assessed.expert,
+        samples=assessed.playouts,
     )
 
 
@@ -419,7 +547,8 @@ def summarize(decisions: Sequence[Decision], seats: Iterable[int]) -> tuple[Seat
             SeatSummary(
                 seat=seat,
                 decisions=len(own),
-                loss=math.fsum(decision.loss for decision in own),
+                # The losses as every view shows them, so the total is their sum as read.
+                loss=sum(chips_in_hundredths(decision.loss) for decision in own) / 100,
                 inaccuracies=marks.count(Mark.INACCURACY),
                 mistakes=marks.count(Mark.MISTAKE),
                 blunders=marks.count(Mark.BLUNDER),

@@ -214,7 +214,9 @@ def _play_board_task(task: tuple[TournamentConfig, int]) -> BoardResult:
 
 @dataclass(frozen=True, slots=True)
 class BotStanding:
-    """One bot's results. A bot at several seats of a deal counts each seat as a deal played.
+    """One bot's results, by the seats it played: ``deals`` counts a deal once at each of the
+    bot's seats (two bots at four seats play two seats of every deal each), and the chips, wins
+    and rates are per such seat (``paiute tournament``'s column Seats).
 
     ``ci95`` is the 95% confidence interval of ``chips_per_deal`` from the spread of the bot's
     per-board means (the boards are the independent samples of a duplicate tournament);
@@ -541,7 +543,9 @@ def run_tournament(
 
     Local workers are fresh processes (``forkserver``): a script that runs a tournament with
     more than one worker needs the ``if __name__ == "__main__":`` guard, and its bots must be
-    registered when :mod:`paiute.players` is imported (use ``workers=1`` for others).
+    registered when :mod:`paiute.players` is imported (use ``workers=1`` for others) or named
+    by the dotted path of a factory (``"mylab.agent.make:seed=3"``) that every worker can
+    import: the spec travels as text and each worker makes its own players from it.
     """
     rules = rules if rules is not None else RuleSet()
     bots = tuple(spec.strip() for spec in bots)

@@ -27,6 +27,7 @@ __all__ = [
     "argparse_language",
     "check_output_dir",
     "check_output_file",
+    "deal_number_problem",
     "non_negative_seconds",
     "option_value_text",
     "read_record",
@@ -133,8 +134,8 @@ READERS: tuple[tuple[str, ...], ...] = (
     ("replay", "--json"),
     ("verify",),
     ("verify", "--json"),
-    ("hint", "--deal", "0", "--action", "0"),
-    ("hint", "--deal", "0", "--action", "0", "--json"),
+    ("hint", "--deal", "1", "--move", "1"),
+    ("hint", "--deal", "1", "--move", "1", "--json"),
     ("review", "--playouts", "1"),
     ("review", "--playouts", "1", "--json"),
 )
@@ -190,6 +191,30 @@ def read_record(file: str, match: int | None = None) -> Record:
         data = read_stream(sys.stdin.buffer, MAX_RECORD_BYTES, "-")
         return Record.select(data, match=match, source="-")
     return Record.select(read_bytes(file), match=match, source=file)
+
+
+def deal_number_problem(option: str, number: int, deals: int, tr: Translator) -> str | None:
+    """Why ``option number`` names no deal of a record of ``deals`` deals, in one line in
+    ``tr``'s language; None when it names one. People count deals from 1, in every command's
+    words and options (``--json`` keeps the record's indexes, from 0).
+
+    >>> deal_number_problem("--deal", 6, 5, translator("en"))
+    '--deal 6: this record has 5 deals: choose 1 to 5'
+    >>> deal_number_problem("--deal", 1, 5, translator("en")) is None
+    True
+    """
+    if 1 <= number <= deals:
+        return None
+    if deals == 0:
+        return tr.gettext(N_("{option} {number}: this record has no deals"), option=option, number=number)
+    return tr.ngettext(
+        "{option} {number}: this record has {n} deal: choose {first}",
+        "{option} {number}: this record has {n} deals: choose {first} to {n}",
+        deals,
+        option=option,
+        number=number,
+        first=1,
+    )
 
 
 # -- the paths a command writes -------------------------------------------------------------------

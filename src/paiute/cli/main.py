@@ -14,6 +14,7 @@ from paiute import __version__
 from paiute.cli import (
     eval_command,
     hint_command,
+    learn_command,
     odds_command,
     play_command,
     replay_command,
@@ -70,7 +71,14 @@ def build_parser(tr: Translator | None = None) -> argparse.ArgumentParser:
         replay_command.register(commands, tr)
         review_command.register(commands, tr)
         rules_command.register(commands, tr)
-        for module in (tournament_command, simulate_command, odds_command, play_command, hint_command):
+        for module in (
+            tournament_command,
+            simulate_command,
+            odds_command,
+            learn_command,
+            play_command,
+            hint_command,
+        ):
             module.register(commands, tr)
         verify_command.register(commands, tr)
         serve_command.register(commands, tr)

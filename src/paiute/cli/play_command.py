@@ -24,6 +24,7 @@ from paiute.i18n import Translator, translator
 from paiute.players import DEFAULT_LEVEL, make_player, parse_spec
 from paiute.record import MAX_NAME
 from paiute.rules import RuleSet
+from paiute.tui.cells import wrap
 from paiute.tui.session import (
     DEFAULT_CHIPS,
     DEFAULT_HINT,
@@ -182,6 +183,11 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         ),
     )
     parser.add_argument("--no-save", action="store_true", help=_(N_("do not save the match")))
+    parser.add_argument(
+        "--no-lesson",
+        action="store_true",
+        help=_(N_("do not offer the lesson on the first run (or set PAIUTE_NO_LESSON=1)")),
+    )
     parser.set_defaults(run=run)
 
 
@@ -223,9 +229,11 @@ def build_config(args: argparse.Namespace) -> PlayConfig:
     bots = [specs[index % len(specs)] for index in range(bot_seats)] if bot_seats else []
     if args.hint < 1:
         raise PaiuteError(N_("--hint {n}: a hint needs at least 1 playout"), n=args.hint)
+    bot_names: dict[str, str] = {}
     for spec in dict.fromkeys(bots):
         # Refuse an unknown bot or option now, with the registry's message.
         player = make_player(spec)
+        bot_names[spec] = _bot_name(spec, player)
         close = getattr(player, "close", None)
         if callable(close):
             close()
@@ -237,7 +245,7 @@ def build_config(args: argparse.Namespace) -> PlayConfig:
         people = [
             args.name[index] if index < len(args.name) else f"Player {index + 1}" for index in range(humans)
         ]
-    names = people + [_BOT_NAMES.get(parse_spec(spec)[0], parse_spec(spec)[0].capitalize()) for spec in bots]
+    names = people + [bot_names[spec] for spec in bots]
     names = _unique(names)
     seats = tuple(SeatSpec(name) for name in names[:humans]) + tuple(
         SeatSpec(name, spec) for name, spec in zip(names[humans:], bots, strict=True)
@@ -246,6 +254,18 @@ def build_config(args: argparse.Namespace) -> PlayConfig:
     if args.chips < 1:
         raise PaiuteError(N_("--chips {n}: a player starts with at least one chip"), n=args.chips)
     return PlayConfig(rules, seats, args.seed, args.chips, args.hint)
+
+
+def _bot_name(spec: str, player: object) -> str:
+    """A bot's name at the table: its player's (``Greedy``, ``ISMCTS``); an agent made by a
+    dotted path (``mylab.agent.make``) goes by the name it gives itself."""
+    name = parse_spec(spec)[0]
+    if "." not in name:
+        return _BOT_NAMES.get(name, name.capitalize())
+    own = str(getattr(player, "name", "")).strip()
+    if not own or not own.isprintable():
+        own = name.rpartition(".")[2]
+    return (own[:1].upper() + own[1:])[:MAX_NAME]
 
 
 def _unique(names: list[str]) -> list[str]:
@@ -329,10 +349,7 @@ def _resume_target(args: argparse.Namespace) -> Path:
             path=str(_matches_dir(args)),
         )
     chosen = unfinished[0]
-    print(
-        tr.gettext(N_("resuming match {id}, saved {when}"), id=chosen.id, when=_when(chosen.updated)),
-        file=sys.stderr,
-    )
+    _note(tr.gettext(N_("resuming match {id}, saved {when}"), id=chosen.id, when=_when(chosen.updated)))
     return chosen.path
 
 
@@ -341,7 +358,7 @@ def _mention_unfinished(args: argparse.Namespace) -> None:
     unfinished = _unfinished(args)
     if unfinished:
         tr = args_translator(args)
-        print(
+        _note(
             tr.ngettext(
                 "note: {n} unfinished match is saved ({id}, {when}): paiute play --resume {id}",
                 "note: {n} unfinished matches are saved, the latest {id} ({when}): paiute play --resume "
@@ -349,9 +366,24 @@ def _mention_unfinished(args: argparse.Namespace) -> None:
                 len(unfinished),
                 id=unfinished[0].id,
                 when=_when(unfinished[0].updated),
-            ),
-            file=sys.stderr,
+            )
         )
+
+
+def _terminal_width(stream: Any) -> int | None:
+    """The columns to break lines at on ``stream`` if it is a terminal (one less than its
+    width: a line that fills the last column makes some terminals add a blank one); ``None``
+    for a pipe or a file, which get every line whole."""
+    if not stream.isatty():
+        return None
+    width = shutil.get_terminal_size().columns - 1
+    return width if width >= 20 else None
+
+
+def _note(text: str) -> None:
+    """A note on standard error, broken between words where that is a terminal."""
+    width = _terminal_width(sys.stderr)
+    print(text if width is None else wrap(text, width, break_long_words=False), file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -394,11 +426,52 @@ def run(args: argparse.Namespace) -> int:
     else:
         directory = None if args.no_save else _prepare_matches_dir(args)
         _mention_unfinished(args)
+        if _first_run(args) and not _offer_lesson(args):
+            return 0
         session = Session.new(config, directory)
     try:
         return _play(session, args)
     finally:
         session.close()
+
+
+def _data_base(args: argparse.Namespace) -> Path:
+    """The data directory: --data-dir, else the user's (matches are saved in its ``matches``)."""
+    return args.data_dir if args.data_dir is not None else data_dir()
+
+
+def _first_run(args: argparse.Namespace) -> bool:
+    """Whether to offer the lesson: a person at a terminal who has never been offered it and
+    has no saved match, unless --no-lesson or PAIUTE_NO_LESSON says not to (scripts)."""
+    from paiute.tui.lesson import lesson_offered, lesson_turned_off
+
+    if args.no_lesson or lesson_turned_off() or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    return not lesson_offered(_data_base(args)) and not saved_matches(_matches_dir(args))
+
+
+def _offer_lesson(args: argparse.Namespace) -> bool:
+    """Offer the lesson once (remembered in the data directory) and give it if it is taken;
+    whether the game is to start (not when the person quits at the question)."""
+    from paiute.tui.launch import run_lesson
+    from paiute.tui.lesson import OFFER, remember_lesson
+
+    tr = args_translator(args)
+    base = _data_base(args)
+    parents = args.data_dir is None  # --data-dir DIR: made only where its parent exists
+    remember_lesson(base, parents=parents)
+    if args.plain:
+        width = _terminal_width(sys.stdout)
+        offer = tr.gettext(OFFER)
+        sys.stdout.write((offer if width is None else wrap(offer, width, break_long_words=False)) + " ")
+        sys.stdout.flush()
+        taken = sys.stdin.readline().strip().lower() in ("l", "lesson")
+        ended = run_lesson(tr, plain=True, then_play=True) if taken else ""
+    else:
+        ended = run_lesson(tr, plain=False, offer=True)
+    if ended == "done":
+        remember_lesson(base, finished=True, parents=parents)
+    return ended != "quit"
 
 
 def _play(session: Session, args: argparse.Namespace) -> int:
@@ -407,7 +480,6 @@ def _play(session: Session, args: argparse.Namespace) -> int:
 
         delay = 0.0 if args.delay is None else args.delay
         # On a terminal long lines are wrapped between words; a pipe gets them whole.
-        width = shutil.get_terminal_size().columns - 1 if sys.stdout.isatty() else None
         ui = PlainUI(
             session,
             sys.stdin,
@@ -415,7 +487,7 @@ def _play(session: Session, args: argparse.Namespace) -> int:
             delay=delay,
             echo=not sys.stdin.isatty(),
             tr=args_translator(args),
-            width=None if width is None or width < 20 else width,
+            width=_terminal_width(sys.stdout),
         )
         return ui.run()
     from paiute.tui.app import PlayApp
@@ -423,6 +495,7 @@ def _play(session: Session, args: argparse.Namespace) -> int:
     delay = DEFAULT_DELAY if args.delay is None else args.delay
     app = PlayApp(session, delay=delay, tr=args_translator(args))
     status = app.run()
+    width = _terminal_width(sys.stdout)
     for line in app.farewell:
-        print(line)
+        print(line if width is None else wrap(line, width, break_long_words=False))
     return 0 if status is None else status

@@ -23,9 +23,16 @@ LIMIT_DEFAULTS: dict[str, float] = {
     "address_rate": 30.0,
     "open_tables": 10,
     "seats_per_address": 4,
+    "logins_per_minute": 10,
     "header_seconds": 10.0,
     "max_connections": 2000,
 }
+
+#: The default of paiute.server.runtime.Settings.abandon_minutes (a test keeps them in step).
+ABANDON_MINUTES = 30
+
+#: The defaults of paiute.server.db.DatabaseTimeouts, in seconds (a test keeps them in step).
+DB_TIMEOUTS: dict[str, float] = {"connect": 5.0, "statement": 5.0, "lock": 3.0}
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -117,6 +124,16 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         help=_(N_("how long a seat whose player went waits before the bot plays it (default 30)")),
     )
     parser.add_argument(
+        "--abandon-after",
+        type=int,
+        default=ABANDON_MINUTES,
+        metavar=_(N_("MINUTES")),
+        help=_(
+            N_("a table no person has been at for this many minutes ends; 0 never ends one (default {n})"),
+            n=str(ABANDON_MINUTES),
+        ),
+    )
+    parser.add_argument(
         "--rate-limit",
         type=float,
         default=20.0,
@@ -156,6 +173,18 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         help=_(N_("seats one client address may take at one table (default {n})"), n="4"),
     )
     parser.add_argument(
+        "--logins-per-minute",
+        type=int,
+        default=LIMIT_DEFAULTS["logins_per_minute"],
+        metavar="N",
+        help=_(
+            N_(
+                "account log-ins and sign-ups one client address may try a minute (default {n}); 0 for no limit"
+            ),
+            n="10",
+        ),
+    )
+    parser.add_argument(
         "--trusted-proxy",
         action="append",
         default=[],
@@ -182,6 +211,33 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         default=LIMIT_DEFAULTS["max_connections"],
         metavar="N",
         help=_(N_("connections served at once; past it requests get 503 (default {n})"), n="2000"),
+    )
+    parser.add_argument(
+        "--db-connect-timeout",
+        type=float,
+        default=DB_TIMEOUTS["connect"],
+        metavar=_(N_("SECONDS")),
+        help=_(N_("seconds to wait for a connection to the database (default {n})"), n="5"),
+    )
+    parser.add_argument(
+        "--db-statement-timeout",
+        type=float,
+        default=DB_TIMEOUTS["statement"],
+        metavar=_(N_("SECONDS")),
+        help=_(N_("seconds one database statement may run (PostgreSQL; default {n})"), n="5"),
+    )
+    parser.add_argument(
+        "--db-lock-timeout",
+        type=float,
+        default=DB_TIMEOUTS["lock"],
+        metavar=_(N_("SECONDS")),
+        help=_(
+            N_(
+                "seconds a change waits for a lock another connection to the database holds, "
+                "before it is refused (default {n})"
+            ),
+            n="3",
+        ),
     )
     parser.add_argument(
         "--log-level",
@@ -262,12 +318,13 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from paiute.server.app import create_app
-        from paiute.server.db import Store
+        from paiute.server.db import DatabaseTimeouts, Store
         from paiute.server.httpproto import http_protocol
         from paiute.server.limits import Limits
         from paiute.server.migrate import upgrade
         from paiute.server.reviews import review_playouts
         from paiute.server.service import Settings
+        from paiute.server.shutdown import Server
         from paiute.server.wsproto import PER_MESSAGE_DEFLATE, websocket_protocol
     except ImportError as error:
         raise PaiuteError(
@@ -275,17 +332,28 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     if args.bot_delay < 0 or args.deal_pause < 0 or args.away_grace < 0:
         raise PaiuteError("--bot-delay, --deal-pause and --away-grace are seconds, 0 or more")
+    if args.abandon_after < 0:
+        raise PaiuteError(N_("--abandon-after is minutes: 0 (tables never end unattended) or more"))
     if args.rate_limit < 0:
         raise PaiuteError("--rate-limit is messages a second, 0 (no limit) or more")
     if args.address_rate < 0 or args.header_timeout <= 0:
         raise PaiuteError("--address-rate is 0 (no limit) or more, --header-timeout more than 0")
+    if args.logins_per_minute < 0:
+        raise PaiuteError(N_("--logins-per-minute is 0 (no limit) or more"))
+    if min(args.db_connect_timeout, args.db_statement_timeout, args.db_lock_timeout) <= 0:
+        raise PaiuteError(
+            N_("--db-connect-timeout, --db-statement-timeout and --db-lock-timeout are seconds, more than 0")
+        )
+    timeouts = DatabaseTimeouts(
+        connect=args.db_connect_timeout, statement=args.db_statement_timeout, lock=args.db_lock_timeout
+    )
     if min(args.max_tables_per_address, args.max_seats_per_address, args.max_connections) < 1:
         raise PaiuteError(
             "--max-tables-per-address, --max-seats-per-address and --max-connections are 1 or more"
         )
     review_playouts()  # PAIUTE_REVIEW_PLAYOUTS: a bad value is one line here, not a crash later
     url = database_url(args.db, args.data_dir)
-    store = Store(url)  # a bad URL: one clear line (DatabaseError is a PaiuteError)
+    store = Store(url, timeouts)  # a bad URL: one clear line (DatabaseError is a PaiuteError)
     try:
         upgrade(store)  # here, not only in the app, so that a database that cannot be used is one line
     finally:
@@ -316,17 +384,33 @@ def run(args: argparse.Namespace) -> int:
     def ready() -> None:
         print(f"paiute serve: serving at {address} (database {display}; Ctrl-C stops)", flush=True)
 
+    def stopped(tables: int, connections: int, clean: bool) -> None:
+        _ = translator(getattr(args, "lang", None) or choose_language()).gettext
+        if clean:
+            line = _(
+                N_(
+                    "paiute serve: stopped cleanly; tables closed: {tables}, connections closed: {connections}"
+                ),
+                tables=str(tables),
+                connections=str(connections),
+            )
+        else:
+            line = _(N_("paiute serve: stopped; its shutdown failed (see the messages above)"))
+        print(line, flush=True)
+
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     rate = args.rate_limit if args.rate_limit > 0 else 1e12
     settings = Settings(
         bot_delay=args.bot_delay,
         deal_pause=args.deal_pause,
         away_grace=args.away_grace,
+        abandon_minutes=args.abandon_after,
         ws_rate=rate,
         ws_burst=2 * rate,
         http_rate=rate,
         http_burst=3 * rate,
         insecure_deal_seed=seed,
+        db_timeouts=timeouts,
     )
     address_rate = args.address_rate if args.address_rate > 0 else 1e12
     limits = Limits(
@@ -337,6 +421,7 @@ def run(args: argparse.Namespace) -> int:
         # to raise, not two).
         tables_per_minute=max(10, args.max_tables_per_address),
         seats_per_address=args.max_seats_per_address,
+        logins_per_minute=args.logins_per_minute or 10**9,
         header_seconds=args.header_timeout,
         body_seconds=args.header_timeout,
         max_connections=args.max_connections,
@@ -360,7 +445,7 @@ def run(args: argparse.Namespace) -> int:
         forwarded_allow_ips=list(limits.trusted_proxies) or None,
         server_header=False,
     )
-    server = uvicorn.Server(config)
+    server = Server(config, app, stopped)  # it says how it stopped (paiute.server.shutdown)
     try:
         server.run(sockets=[sock])
     finally:

@@ -32,6 +32,7 @@ from paiute.combos import Category
 from paiute.errors import N_
 from paiute.i18n import Translator, translator
 from paiute.parallel import ray_cluster
+from paiute.players import make_player
 from paiute.tui.preparing import BotPreparation
 
 _EPILOG = N_("""\
@@ -46,11 +47,13 @@ How it is played:
   costs every seat its stake). The same --seed gives the same results whatever --workers or
   --backend; without one a seed is drawn and reported.
 
-What it reports, per bot (a bot at several seats of a deal counts each seat as a deal):
-  chips won per deal with a {level} confidence interval (1.96 standard errors of the bot's
-  per-board means: the boards are the independent samples), the win rate (deals won or
-  shared), the calls it made by combination, and an openskill Plackett-Luce rating from the
-  deals that were not dead, the seats ranked by chips won (ordinal = mu - 3 sigma).
+What it reports, per bot, by the seats it played: a deal at each of its seats (2 bots at 4
+seats play 2 seats of every deal each, so 100 deals are 200 seats a bot and 400 in all, as
+the footer counts them): chips won per seat with a {level} confidence interval (1.96
+standard errors of the bot's per-board means: the boards are the independent samples), the
+win rate (seats that won or shared), the calls it made by combination, and an openskill
+Plackett-Luce rating from the deals that were not dead, the seats ranked by chips won
+(ordinal = mu - 3 sigma). In --json a bot's "deals" counts its seats in the same way.
 
 """)
 _EPILOG_RECORDS = N_("""\
@@ -114,8 +117,8 @@ def register(commands: Any, tr: Translator | None = None) -> None:
             N_(
                 "Play a duplicate tournament between two or more bots (levels easy, medium, hard, "
                 "expert, or player specs such as greedy or random:seed=3): every seating of the "
-                "bots plays the same shuffled packs. Reports, per bot, chips won per deal with a "
-                "{level} confidence interval, the win rate, the calls by combination and a rating."
+                "bots plays the same shuffled packs. Reports, per bot, chips won per seat played with "
+                "a {level} confidence interval, the win rate, the calls by combination and a rating."
             ),
             level=tr.number(95) + "%",
         ),
@@ -129,7 +132,12 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         "bots",
         nargs="+",
         metavar=_(N_("BOT")),
-        help=_(N_("a level (easy, medium, hard, expert) or a player spec: NAME or NAME:KEY=VALUE,...")),
+        help=_(
+            N_(
+                "a level (easy, medium, hard, expert), a player spec (NAME or NAME:KEY=VALUE,...) or "
+                "your agent's factory: MODULE.FACTORY[:KEY=VALUE,...]"
+            )
+        ),
     )
     parser.add_argument(
         "--deals",
@@ -235,6 +243,10 @@ def run(args: argparse.Namespace) -> int:
     # seatings), and the seatings are counted, not listed.
     rules.check_players(players)
     total = args.deals * seating_count(len(args.bots), players, args.seating)
+    for spec in args.bots:
+        # An unknown bot, or an agent's factory that cannot be imported or made, is refused
+        # here, before a Ray instance starts and says so.
+        make_player(spec, seed=0)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     path = None if args.records is None else str(check_output_file(args.records))
 
@@ -344,8 +356,8 @@ def _print(rich: Any, result: TournamentResult, tr: Translator) -> None:
         title += f" [bold red]{rich.markup.escape(interrupted)}[/]"
     table = rich.table.Table(title=title, box=rich.box.SIMPLE_HEAD, caption_justify="left")
     table.add_column(_(N_("Bot")), no_wrap=True)
-    table.add_column(_(N_("Deals")), justify="right")
-    table.add_column(_(N_("Chips/deal ± 95% CI")), justify="right", no_wrap=True)
+    table.add_column(_(N_("Seats")), justify="right")
+    table.add_column(_(N_("Chips/seat ± 95% CI")), justify="right", no_wrap=True)
     table.add_column(_(N_("Win rate")), justify="right")
     table.add_column(_(N_("Calls")))
     table.add_column(_(N_("Rating μ ± σ")), justify="right", no_wrap=True)
@@ -367,6 +379,8 @@ def _print(rich: Any, result: TournamentResult, tr: Translator) -> None:
         "seatings": len(result.seatings),
         "seating": config.seating,
         "deals": result.deals,
+        "players": config.players,
+        "seats": result.deals * config.players,
         "dead": localized_digits(f"{result.dead_rate:.1%}", tr),
         "seed": str(config.seed),
         "rules": rules,
@@ -374,18 +388,18 @@ def _print(rich: Any, result: TournamentResult, tr: Translator) -> None:
     }
     if result.workers:
         summary = tr.ngettext(
-            "{boards} boards x {seatings} seatings ({seating}) = {deals} deals; dead deals {dead}; "
-            "seed {seed}; {rules}; {seconds} s on {n} worker",
-            "{boards} boards x {seatings} seatings ({seating}) = {deals} deals; dead deals {dead}; "
-            "seed {seed}; {rules}; {seconds} s on {n} workers",
+            "{boards} boards x {seatings} seatings ({seating}) = {deals} deals x {players} seats = "
+            "{seats} seats played; dead deals {dead}; seed {seed}; {rules}; {seconds} s on {n} worker",
+            "{boards} boards x {seatings} seatings ({seating}) = {deals} deals x {players} seats = "
+            "{seats} seats played; dead deals {dead}; seed {seed}; {rules}; {seconds} s on {n} workers",
             result.workers,
             **params,
         )
     else:
         summary = _(
             N_(
-                "{boards} boards x {seatings} seatings ({seating}) = {deals} deals; dead deals {dead}; "
-                "seed {seed}; {rules}; {seconds} s"
+                "{boards} boards x {seatings} seatings ({seating}) = {deals} deals x {players} seats = "
+                "{seats} seats played; dead deals {dead}; seed {seed}; {rules}; {seconds} s"
             ),
             **params,
         )

@@ -21,10 +21,14 @@ calls, and the sums (the outs in :func:`paiute.outs.draw_groups`'s order, the po
 same order with the same operations, so that both compute the same floating-point numbers
 (the hand scoring is :mod:`paiute.compiled.greedy_score`; this module decides).
 
-**Ties.** Where discards tie for the best score the Python player chooses with its seeded
-``random.Random``; this one chooses uniformly with deal ``d``'s own generator
-(:mod:`paiute.compiled.rng`), the same distribution, repeatable under the deal's seed. The
-tied cards are left in the work array (:data:`W_TIES`, :data:`W_TIED`) for the tests.
+**Ties.** Where cards tie for the best keep the Python player draws from its seeded
+``random.Random`` (and chooses with that draw, in a discard); :func:`greedy_action` chooses
+uniformly with deal ``d``'s own generator (:mod:`paiute.compiled.rng`), the same
+distribution, repeatable under the deal's seed. :func:`greedy_decision` leaves the draws to
+its caller, which can then make them, draw for draw, with the Python player's own generator
+(:mod:`paiute.compiled.pyrandom`; the vector environment does). The tied cards are left in
+the work array (:data:`W_TIES`, :data:`W_TIED`), and the ties of every keep weighed
+(:data:`W_KEEPS`, :data:`W_KEEP_TIES`).
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ from paiute.compiled.greedy_score import (
     GREEDY_WORK,
     W_FREE,
     W_HELD,
+    W_KEEP_TIES,
+    W_KEEPS,
     W_KNOWN,
     W_LEGAL,
     W_NATURAL,
@@ -69,9 +75,24 @@ from paiute.compiled.state import (
 from paiute.compiled.tables import card_bits, card_key, five_code, rank_lookup
 from paiute.greedy_weights import PAIUTE
 
-__all__ = ["GREEDY_WORK", "W_TIED", "W_TIES", "greedy_action", "greedy_move", "greedy_tables"]
+__all__ = [
+    "GREEDY_WORK",
+    "TIE",
+    "W_KEEPS",
+    "W_KEEP_TIES",
+    "W_TIED",
+    "W_TIES",
+    "greedy_action",
+    "greedy_decide",
+    "greedy_decision",
+    "greedy_move",
+    "greedy_tables",
+]
 
 _BIG = 1000.0  # the score of a hand that makes a call now (greedy's _BIG)
+#: :func:`greedy_decision`'s answer when the discard is one of the tied cards
+#: ``work[W_TIES:][:work[W_TIED]]``, for the caller to break the tie.
+TIE = -2
 
 
 @jit
@@ -125,6 +146,10 @@ def _best_keep(
             work[W_TIES + tied] = card
             tied += 1
     work[W_TIED] = tied
+    keeps = work[W_KEEPS]
+    if keeps < 2:
+        work[W_KEEP_TIES + keeps] = tied
+        work[W_KEEPS] = keeps + 1
     return best_score
 
 
@@ -246,7 +271,28 @@ def _danger(s: Any, p: Any, work: Any, d: int, seat: int) -> int:
 def greedy_action(s: Any, tables: Any, g: Any, p: Any, d: int, work: Any) -> int:
     """``GreedyPlayer.act``'s action id for the seat to act in deal ``d`` (see the module);
     -1 if it has no legal action. ``g`` is :func:`greedy_tables`, ``work`` an int64 array of
-    :data:`GREEDY_WORK` entries."""
+    :data:`GREEDY_WORK` entries. A tie between discards is broken with deal ``d``'s generator."""
+    action = greedy_decide(s, tables, g, p, d, work)
+    if action == TIE:  # greedy breaks the tie at random: here with the deal's generator
+        return DISCARD_BASE + int(work[W_TIES + below(s.rng, d, work[W_TIED])])
+    return action
+
+
+@jit
+def greedy_decision(s: Any, tables: Any, g: Any, p: Any, d: int, work: Any) -> int:
+    """:func:`greedy_action` leaving every random draw to the caller: :data:`TIE` where the
+    discard is one of the cards that tie (``work[W_TIES:][:work[W_TIED]]``, lowest first),
+    and in ``work[W_KEEP_TIES:][:work[W_KEEPS]]`` how many cards tied for each best keep
+    weighed, in order: ``GreedyPlayer`` draws ``randrange(ties)`` for each one above 1, the
+    last of which, in a discard, chooses the card."""
+    return greedy_decide(s, tables, g, p, d, work)
+
+
+@inline
+def greedy_decide(s: Any, tables: Any, g: Any, p: Any, d: int, work: Any) -> int:
+    """:func:`greedy_decision` inlined into its caller (a kernel that decides often, where a
+    call passing the state would cost a good part of a decision)."""
+    work[W_KEEPS] = 0
     legal = work[W_LEGAL : W_LEGAL + 16]
     n = legal_actions(s, tables, p, d, legal)
     if n == 0:
@@ -343,9 +389,8 @@ def greedy_action(s: Any, tables: Any, g: Any, p: Any, d: int, work: Any) -> int
         threshold = (1.0 - g[4][0]) * min(1.0, keep_score)
         if _win_chance(s, p, g, work, d, code) >= threshold:
             return call
-    tied = work[W_TIED]
-    if tied > 1:  # greedy breaks the tie at random: here with the deal's generator
-        return DISCARD_BASE + int(work[W_TIES + below(s.rng, d, tied)])
+    if work[W_TIED] > 1:
+        return TIE
     return DISCARD_BASE + int(work[W_TIES])
 
 

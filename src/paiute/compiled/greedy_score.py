@@ -55,8 +55,10 @@ W_UNSEEN = 42  # how many cards the seat has not seen
 W_NATURAL = 43  # card mask of the unseen natural cards
 W_WILD = 44  # how many wild cards the seat has not seen
 W_PAIUTE = 45  # a Paiute may be called on any turn (R5.7)
+W_KEEPS = 46  # how many best keeps this decision weighed (at most two)
+W_KEEP_TIES = 47  # for each, how many cards tied for it (the Python player draws for each tie)
 #: Entries of the int64 work array :func:`greedy_action` needs.
-GREEDY_WORK = 46
+GREEDY_WORK = 49
 
 # Integer parameters (the tables' last array): the horizon, the Royal Flush's category order.
 G_HORIZON = 0

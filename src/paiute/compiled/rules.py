@@ -55,7 +55,10 @@ __all__ = [
     "legal_actions",
     "legal_actions_one",
     "may_call",
+    "needs_rebuild",
     "new_deal_one",
+    "rebuild_cards",
+    "rebuild_stock",
     "why_illegal",
 ]
 
@@ -206,18 +209,27 @@ def _end_turn(s: Any, p: Any, d: int) -> None:
         cut_deal(s, d)
 
 
-@jit
-def _rebuild(s: Any, p: Any, d: int) -> None:
-    """R4.6: the discard pile (less its top card, by default) shuffled into a new stock."""
+@inline
+def needs_rebuild(s: Any, p: Any, d: int) -> bool:
+    """Whether ``draw stock`` in deal ``d`` now rebuilds the stock first (R4.6) rather than
+    ending the deal dead (R4.7) or simply drawing."""
+    return bool(s.stock_len[d] == 0 and not (s.n_calls[d] == 0 and s.rebuilds[d] >= p[P_MAX_REBUILDS]))
+
+
+@inline
+def rebuild_cards(s: Any, p: Any, d: int) -> int:
+    """R4.6, first half: the cards that go into the new stock, the discard pile less its top
+    card (by default), bottom first into ``stock[d, :size]``; returns ``size``. Shuffle them
+    there (index 0 becomes the new top), then :func:`rebuild_stock`."""
     size = s.discard_len[d] - 1 if p[P_KEEPS_TOP] else s.discard_len[d]
-    # The pile's cards bottom first, shuffled: index 0 becomes the new top.
     for i in range(size):
         s.stock[d, i] = s.discard[d, i]
-    for i in range(size - 1, 0, -1):
-        j = below(s.rng, d, i + 1)
-        t = s.stock[d, i]
-        s.stock[d, i] = s.stock[d, j]
-        s.stock[d, j] = t
+    return int(size)
+
+
+@inline
+def rebuild_stock(s: Any, p: Any, d: int, size: int) -> None:
+    """R4.6, second half: the shuffled ``stock[d, :size]`` (top first) becomes the stock."""
     if p[P_RECORD]:
         at = s.rebuild_pos[d]
         s.rebuild_log[at] = size
@@ -236,6 +248,18 @@ def _rebuild(s: Any, p: Any, d: int) -> None:
     else:
         s.discard_len[d] = 0
     s.rebuilds[d] += 1
+
+
+@jit
+def _rebuild(s: Any, p: Any, d: int) -> None:
+    """R4.6: the discard pile (less its top card, by default) shuffled into a new stock."""
+    size = rebuild_cards(s, p, d)
+    for i in range(size - 1, 0, -1):
+        j = below(s.rng, d, i + 1)
+        t = s.stock[d, i]
+        s.stock[d, i] = s.stock[d, j]
+        s.stock[d, j] = t
+    rebuild_stock(s, p, d, size)
 
 
 @inline
@@ -288,7 +312,7 @@ def apply_action(s: Any, tables: Any, p: Any, d: int, action: int) -> None:
     seat = s.seat[d]
     if action == 0:  # draw stock
         if s.stock_len[d] == 0:
-            if s.n_calls[d] == 0 and s.rebuilds[d] >= p[P_MAX_REBUILDS]:
+            if not needs_rebuild(s, p, d):
                 finish_deal(s, p, d, True)  # R4.7
                 return
             _rebuild(s, p, d)

@@ -5,7 +5,8 @@ shared with the search players); this module holds what only the simulator needs
 it: the random-play loop over a batch, the lock-step kernels (legal masks, checked steps) and
 the kernel that writes each deal's observation in the shared encoding
 (:mod:`paiute.envs.encoding`). :mod:`paiute.envs.batch_sim` is the public face; nothing
-outside it should call these functions.
+outside it should call these functions but the vector environment's kernels
+(:mod:`paiute.envs.vector_kernels`), which write their observations with :func:`observe_row`.
 
 Every kernel here is cached on disk by Numba (``paiute.compiled.compilation.jit``, ``cache=True``).
 Numba checks only this file's stamp: an edit to a helper of :mod:`paiute.compiled` that these
@@ -322,96 +323,116 @@ def observe_all(
     left), as the encoder's. The simulator's deals start from zero balances and an empty pot,
     as its payouts do, so ``balance`` and ``pot`` are 0. With ``running_only`` the rows of
     deals that have ended are not touched at all (the caller passes zeros)."""
+    for d in range(s.status.size):
+        if running_only and s.status[d] != RUNNING:
+            continue
+        observe_row(s, p, layout, scales, out, d, d, s.seat[d], s.phase[d], quantize)
+
+
+@inline
+def observe_row(
+    s: Any,
+    p: Any,
+    layout: np.ndarray[Any, Any],
+    scales: np.ndarray[Any, Any],
+    out: Any,
+    d: int,
+    row: int,
+    observer: int,
+    phase: int,
+    quantize: bool,
+) -> None:
+    """Row ``row`` of ``out``: deal ``d`` as seat ``observer`` sees it (R9), in the phase
+    ``phase`` (the deal's own, or ``DRAW`` for a deal cut where a turn would start, as the
+    environments' encoder leaves it), ``balance`` and ``pot`` 0 (see :func:`observe_all`)."""
     players = p[P_PLAYERS]
     cards = p[P_PACK]
     seats = layout[O_SEATS]
     block = layout[O_BLOCK]
-    for d in range(s.status.size):
-        if running_only and s.status[d] != RUNNING:
-            continue
-        for i in range(out.shape[1]):
-            out[d, i] = 0
-        seat = s.seat[d]
-        phase = s.phase[d]
-        # The observer's own cards (R9.2), the card it took this turn (R4.3), the wild cards
-        # and the upcard (R3, R2.6, R2.8).
-        for i in range(s.hand_len[d, seat]):
-            out[d, layout[O_HAND] + s.hands[d, seat, i]] = 1
-        if s.taken[d] >= 0:
-            out[d, layout[O_TAKEN] + s.taken[d]] = 1
-        _set_bits(out, d, layout[O_WILD], s.wild[d])
-        if s.upcard[d] >= 0:
-            out[d, layout[O_UPCARD] + s.upcard[d]] = 1
-        # The discard pile in order, its top, and when each card was last discarded (R4.5).
-        pile = s.discard_len[d]
-        for i in range(pile):
-            _put_count(out, d, layout[O_PILE] + s.discard[d, i], i + 1, cards, quantize)
-        if pile > 0:
-            out[d, layout[O_TOP] + s.discard[d, pile - 1]] = 1
-        discarded = 0
-        for a in range(players):
-            discarded |= s.discarded[d, a]
-        while discarded:
-            c = _low_bit(discarded)
-            _put_count(
-                out,
-                d,
-                layout[O_DTURN] + c,
-                min(int(s.discard_turn[d, c]), COUNT_SCALE),
-                COUNT_SCALE,
-                quantize,
-            )
-            discarded &= discarded - 1
-        # The phase (R4.2), the observer's turn and whether it is its first (R5.7).
-        if phase == DRAW:
-            out[d, layout[O_DRAW]] = 1
-        elif phase == DISCARD:
-            out[d, layout[O_DISCARD]] = 1
-        else:
-            out[d, layout[O_OVER]] = 1
-        if phase != FINISHED:
-            out[d, layout[O_MY_TURN]] = 1
-        if s.draws[d, seat] == (1 if phase == DISCARD else 0):
-            out[d, layout[O_FIRST]] = 1
-        # The stock (R2.6, R4.6, R4.7), the turns started, the calls (R6.4, R7).
-        _put_count(out, d, layout[O_STOCK], s.stock_len[d], cards, quantize)
-        if s.upcard_in_stock[d]:
-            out[d, layout[O_BOTTOM]] = 1
-        _put_count(out, d, layout[O_REBUILDS], s.rebuilds[d], p[P_MAX_REBUILDS] + 1, quantize)
-        started = s.turns[d] + (1 if phase == DISCARD else 0)
-        _put_count(out, d, layout[O_TURN], min(started, COUNT_SCALE), COUNT_SCALE, quantize)
-        if s.n_calls[d] > 0:
-            out[d, layout[O_CALL_MADE]] = 1
-            best = s.best[d]
-            at = layout[O_HIGHEST]
-            _put(out, d, at, best / VALUE_SCALE, scales[at], quantize)
-            out[d, layout[O_CATEGORY] + CATEGORY_INDEX[best >> CATEGORY_SHIFT]] = 1
-        # Every seat's block, the observer's first (``pot`` and ``balance`` stay 0).
-        for k in range(players):
-            a = (seat + k) % players
-            o = seats + k * block
-            _set_bits(out, d, o + layout[S_DISCARDED], s.discarded[d, a])
-            _set_bits(out, d, o + layout[S_TOOK], s.took[d, a])
-            _put_count(out, d, o + layout[S_HAND_SIZE], s.hand_len[d, a], HAND_SCALE, quantize)
-            if a == s.dealer[d]:
-                out[d, o + layout[S_DEALER]] = 1
-            draws = s.draws[d, a]
-            _put_count(out, d, o + layout[S_DRAWS], min(draws, COUNT_SCALE), COUNT_SCALE, quantize)
-            from_pile = min(s.pile_draws[d, a], COUNT_SCALE)
-            _put_count(out, d, o + layout[S_PILE_DRAWS], from_pile, COUNT_SCALE, quantize)
-            if draws == 0:
-                out[d, o + layout[S_NOT_DRAWN]] = 1
-        out[d, seats + layout[S_TO_ACT]] = 1  # the observer is to act (or, once ended, acted last)
-        for card in range(cards):
-            holder = s.known[d, card]
-            if holder >= 0:  # taken from the pile, or the face-up upcard (R4.5, R2.6)
-                out[d, seats + ((holder - seat) % players) * block + layout[S_KNOWN] + card] = 1
-        for i in range(s.n_calls[d]):  # R6.5: the shown cards, face up
-            o = seats + ((s.call_seat[d, i] - seat) % players) * block
-            out[d, o + layout[S_CALLED]] = 1
-            at = o + layout[S_CALL_VALUE]
-            _put(out, d, at, s.call_code[d, i] / VALUE_SCALE, scales[at], quantize)
-            if s.call_first[d, i]:
-                out[d, o + layout[S_CALL_FIRST]] = 1
-            for j in range(5 if s.call_card[d, i] >= 0 else 6):
-                out[d, o + layout[S_SHOWN] + s.call_shown[d, i, j]] = 1
+    for i in range(out.shape[1]):
+        out[row, i] = 0
+    seat = s.seat[d]
+    # The observer's own cards (R9.2), the card the seat to act took this turn (R4.3), the
+    # wild cards and the upcard (R3, R2.6, R2.8).
+    for i in range(s.hand_len[d, observer]):
+        out[row, layout[O_HAND] + s.hands[d, observer, i]] = 1
+    if s.taken[d] >= 0:
+        out[row, layout[O_TAKEN] + s.taken[d]] = 1
+    _set_bits(out, row, layout[O_WILD], s.wild[d])
+    if s.upcard[d] >= 0:
+        out[row, layout[O_UPCARD] + s.upcard[d]] = 1
+    # The discard pile in order, its top, and when each card was last discarded (R4.5).
+    pile = s.discard_len[d]
+    for i in range(pile):
+        _put_count(out, row, layout[O_PILE] + s.discard[d, i], i + 1, cards, quantize)
+    if pile > 0:
+        out[row, layout[O_TOP] + s.discard[d, pile - 1]] = 1
+    discarded = 0
+    for a in range(players):
+        discarded |= s.discarded[d, a]
+    while discarded:
+        c = _low_bit(discarded)
+        _put_count(
+            out,
+            row,
+            layout[O_DTURN] + c,
+            min(int(s.discard_turn[d, c]), COUNT_SCALE),
+            COUNT_SCALE,
+            quantize,
+        )
+        discarded &= discarded - 1
+    # The phase (R4.2), the observer's turn and whether it is its first (R5.7).
+    if phase == DRAW:
+        out[row, layout[O_DRAW]] = 1
+    elif phase == DISCARD:
+        out[row, layout[O_DISCARD]] = 1
+    else:
+        out[row, layout[O_OVER]] = 1
+    acting = observer == seat and phase != FINISHED
+    if acting:
+        out[row, layout[O_MY_TURN]] = 1
+    if s.draws[d, observer] == (1 if acting and phase == DISCARD else 0):
+        out[row, layout[O_FIRST]] = 1
+    # The stock (R2.6, R4.6, R4.7), the turns started, the calls (R6.4, R7).
+    _put_count(out, row, layout[O_STOCK], s.stock_len[d], cards, quantize)
+    if s.upcard_in_stock[d]:
+        out[row, layout[O_BOTTOM]] = 1
+    _put_count(out, row, layout[O_REBUILDS], s.rebuilds[d], p[P_MAX_REBUILDS] + 1, quantize)
+    started = s.turns[d] + (1 if phase == DISCARD else 0)
+    _put_count(out, row, layout[O_TURN], min(started, COUNT_SCALE), COUNT_SCALE, quantize)
+    if s.n_calls[d] > 0:
+        out[row, layout[O_CALL_MADE]] = 1
+        best = s.best[d]
+        at = layout[O_HIGHEST]
+        _put(out, row, at, best / VALUE_SCALE, scales[at], quantize)
+        out[row, layout[O_CATEGORY] + CATEGORY_INDEX[best >> CATEGORY_SHIFT]] = 1
+    # Every seat's block, the observer's first (``pot`` and ``balance`` stay 0).
+    for k in range(players):
+        a = (observer + k) % players
+        o = seats + k * block
+        _set_bits(out, row, o + layout[S_DISCARDED], s.discarded[d, a])
+        _set_bits(out, row, o + layout[S_TOOK], s.took[d, a])
+        _put_count(out, row, o + layout[S_HAND_SIZE], s.hand_len[d, a], HAND_SCALE, quantize)
+        if a == s.dealer[d]:
+            out[row, o + layout[S_DEALER]] = 1
+        draws = s.draws[d, a]
+        _put_count(out, row, o + layout[S_DRAWS], min(draws, COUNT_SCALE), COUNT_SCALE, quantize)
+        from_pile = min(s.pile_draws[d, a], COUNT_SCALE)
+        _put_count(out, row, o + layout[S_PILE_DRAWS], from_pile, COUNT_SCALE, quantize)
+        if draws == 0:
+            out[row, o + layout[S_NOT_DRAWN]] = 1
+    # The seat to act (once the deal has ended: the seat that acted last).
+    out[row, seats + ((seat - observer) % players) * block + layout[S_TO_ACT]] = 1
+    for card in range(cards):
+        holder = s.known[d, card]
+        if holder >= 0:  # taken from the pile, or the face-up upcard (R4.5, R2.6)
+            out[row, seats + ((holder - observer) % players) * block + layout[S_KNOWN] + card] = 1
+    for i in range(s.n_calls[d]):  # R6.5: the shown cards, face up
+        o = seats + ((s.call_seat[d, i] - observer) % players) * block
+        out[row, o + layout[S_CALLED]] = 1
+        at = o + layout[S_CALL_VALUE]
+        _put(out, row, at, s.call_code[d, i] / VALUE_SCALE, scales[at], quantize)
+        if s.call_first[d, i]:
+            out[row, o + layout[S_CALL_FIRST]] = 1
+        for j in range(5 if s.call_card[d, i] >= 0 else 6):
+            out[row, o + layout[S_SHOWN] + s.call_shown[d, i, j]] = 1

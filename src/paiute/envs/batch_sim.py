@@ -82,7 +82,9 @@ __all__ = [
     "compile_kernels",
     "evaluate_holdings",
     "int8_scales",
+    "observation_layout",
     "rank_table",
+    "refusal",
     "rule_params",
     "run_parallel",
     "straight_flush_tables",
@@ -188,7 +190,7 @@ class BatchSimulator:
         #: :meth:`observe` produces: ``encoder.layout`` names its fields, ``encoder.size``
         #: is the length of a row.
         self.encoder = ObservationEncoder(rules, players)
-        self._obs_layout = _observation_layout(self.encoder)
+        self._obs_layout = observation_layout(self.encoder)
         self._obs_scales = int8_scales(self.encoder)
         self._batch: Any = None
         self._batch_start = 0
@@ -446,20 +448,9 @@ class BatchSimulator:
         refused = kernels.step_all(batch, self._tables, self._batch_params, ids, reasons, _scratch())
         if refused:
             deal = int(np.flatnonzero(reasons)[0])
-            reason = int(reasons[deal])
-            action_id = int(ids[deal])
-            if reason == state.ILLEGAL_BAD_ID:
-                raise ParseError(f"deal {deal}: unknown action id {action_id} (0..110)")
-            rule, words = _REASONS[reason]
-            action = Action.from_id(action_id)
-            if reason == state.ILLEGAL_DRAW_FIRST and action.kind.is_call:
-                rule = "R6.1"
-            if reason == state.ILLEGAL_NOT_HELD and action.kind.is_call:
-                rule = "R6.2"
             more = f" ({refused} deals refused; nothing was applied)" if refused > 1 else ""
-            raise IllegalActionError(
-                rule, f"deal {deal}, seat {int(batch.seat[deal])}: {action}: {words}{more}", str(action)
-            )
+            who = f"deal {deal}, seat {int(batch.seat[deal])}"
+            raise refusal(int(reasons[deal]), int(ids[deal]), f"deal {deal}", who, more)
 
     def step_random(self) -> None:
         """One uniformly random legal action in every running deal."""
@@ -476,7 +467,23 @@ class BatchSimulator:
         return result
 
 
-def _observation_layout(encoder: ObservationEncoder) -> npt.NDArray[np.int64]:
+def refusal(reason: int, action_id: int, where: str, who: str, more: str = "") -> PaiuteError:
+    """The error for an action the kernels refused (``why_illegal``'s code ``reason``): an
+    :class:`~paiute.errors.IllegalActionError` naming the rule, ``who`` (the deal or table and
+    the seat) and the action, then ``more``; a :class:`~paiute.errors.ParseError` naming
+    ``where`` for an id that is no action."""
+    if reason == state.ILLEGAL_BAD_ID:
+        return ParseError(f"{where}: unknown action id {action_id} (0..{state.NUM_ACTIONS - 1})")
+    rule, words = _REASONS[reason]
+    action = Action.from_id(action_id)
+    if reason == state.ILLEGAL_DRAW_FIRST and action.kind.is_call:
+        rule = "R6.1"
+    if reason == state.ILLEGAL_NOT_HELD and action.kind.is_call:
+        rule = "R6.2"
+    return IllegalActionError(rule, f"{who}: {action}: {words}{more}", str(action))
+
+
+def observation_layout(encoder: ObservationEncoder) -> npt.NDArray[np.int64]:
     """The offsets the observation kernel reads (``batch_kernels.OBS_GLOBAL_FIELDS``...),
     taken from the encoder's own layout."""
     base = encoder.seat_offset

@@ -42,10 +42,15 @@
   a vector env's policy samples for that observation is discarded by Gymnasium's next-step
   autoreset. So under ``gymnasium.make_vec`` in any autoreset mode a masked sample never
   meets an empty row, and the reset observation comes with its own mask (docs/encoding.md).
-* ``gymnasium.make`` adds :class:`ActionMasks` outermost, so ``env.action_masks()`` (what
-  sb3-contrib's ``get_action_masks`` calls) works on what it returns; under wrappers of your
-  own use ``env.get_wrapper_attr("action_masks")()`` or ``env.unwrapped.action_masks()``.
+* What ``gymnasium.make`` returns has :class:`ActionMasks` outermost (:func:`make_env`), so
+  ``env.action_masks()`` (what sb3-contrib's ``get_action_masks`` calls) works on it; under
+  wrappers of your own use ``env.get_wrapper_attr("action_masks")()`` or
+  ``env.unwrapped.action_masks()``.
 * ``render()`` shows only what our seat may see (R9).
+* ``gymnasium.make_vec("paiute/Paiute-v0", num_envs=n)`` plays ``n`` such tables in compiled
+  code (:mod:`paiute.envs.vector`, the id's vector entry point), the same deals, bot moves and
+  rewards as this environment under ``vectorization_mode="sync"``, which still vectorizes this
+  one (and seats any bot).
 """
 
 from __future__ import annotations
@@ -65,7 +70,7 @@ from paiute.envs.table import DEFAULT_MAX_TURNS, EnvTable
 from paiute.errors import IllegalActionError, PaiuteError
 from paiute.players import Player, make_player
 
-__all__ = ["ActionMasks", "PaiuteEnv", "register"]
+__all__ = ["ActionMasks", "PaiuteEnv", "make_env", "register"]
 
 BoolArray = np.ndarray[Any, np.dtype[np.bool_]]
 
@@ -250,10 +255,20 @@ def _requested(action: Any) -> Any:
         return repr(action)
 
 
+def make_env(**kwargs: Any) -> ActionMasks:
+    """The entry point of ``paiute/Paiute-v0``: :class:`PaiuteEnv` inside Gymnasium's passive
+    checker and order enforcement, as ``gymnasium.make`` wraps an environment, then
+    :class:`ActionMasks` outermost (the id is registered without additional wrappers, which
+    ``gymnasium.make_vec`` refuses beside its vector entry point)."""
+    env = PaiuteEnv(**kwargs)
+    checked = gymnasium.wrappers.OrderEnforcing(gymnasium.wrappers.PassiveEnvChecker(env))
+    return ActionMasks(checked)
+
+
 class ActionMasks(
     gymnasium.Wrapper[Float32Array, int, Float32Array, int], gymnasium.utils.RecordConstructorArgs
 ):
-    """The outermost wrapper ``gymnasium.make`` adds: it makes :meth:`PaiuteEnv.action_masks`
+    """The outermost wrapper of what ``gymnasium.make`` returns: it makes :meth:`PaiuteEnv.action_masks`
     reachable on what ``make`` returns (Gymnasium 1.x wrappers forward no other attributes),
     which is where sb3-contrib's ``get_action_masks`` and ``is_masking_supported`` look."""
 

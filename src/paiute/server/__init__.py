@@ -10,10 +10,16 @@ plans for new ones; its values in :mod:`~paiute.server.tabledata`),
 :mod:`~paiute.server.updates` and :mod:`~paiute.server.patch` (the ``update`` frames, whole
 Views or JSON patches of them),
 :mod:`~paiute.server.db` and :mod:`~paiute.server.migrate` (storage),
+:mod:`~paiute.server.dbcalls` and :mod:`~paiute.server.availability` (database calls bounded
+in time, and whether the database answers),
 :mod:`~paiute.server.core` (the commit path, bots, clocks), :mod:`~paiute.server.service`
 (the requests and connections over it), :mod:`~paiute.server.pubsub`
 (fan-out, PostgreSQL LISTEN/NOTIFY), :mod:`~paiute.server.api` and :mod:`~paiute.server.ws`
-(HTTP and WebSocket), :mod:`~paiute.server.app` (the application factory).
+(HTTP and WebSocket), :mod:`~paiute.server.accounts` and :mod:`~paiute.server.account_api`
+(optional accounts: sessions, and the seats they gather), :mod:`~paiute.server.app` (the
+application factory),
+:mod:`~paiute.server.guide` (the facts of the players' rules page, /rules),
+:mod:`~paiute.server.lesson` ("Learn to play": a lesson table and its coach).
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, String
 from paiute.i18n import LANGUAGES, N_, catalogue_json, translator
 from paiute.players import DEFAULT_LEVEL, LEVELS, PLAYERS
 from paiute.rules import OPTIONS, PRESETS, RuleSet
+from paiute.server.accounts import Accounts, link_new_seat
 from paiute.server.errors import ServiceError
 from paiute.server.guard import Guard, client_address, may_see
 from paiute.server.lang import client_language
@@ -70,7 +71,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     for status, description in (
         (400, "bad_request"),
         (401, "bad_token"),
-        (403, "forbidden"),
+        (403, "forbidden, or hints_off (a hint at a table of people that does not allow them)"),
         (404, "not_found"),
         (409, "not_your_turn, illegal_action (with the rule) or conflict"),
         (413, "too_large"),
@@ -94,6 +95,14 @@ class CreateTable(BaseModel):
         None, description="the level of the bots that fill empty seats at the start (easy..expert)"
     )
     private: bool = False
+    hints: bool = Field(
+        False,
+        description="allow hints between people (each ask is told to the table); alone with bots: always on",
+    )
+    rated: bool = Field(
+        False,
+        description="a rated match (logged in; every seat an account's, no bots, a clock, no hints)",
+    )
     turn_seconds: int | None = Field(
         30, ge=1, le=86_400, description="the turn clock; null (no clock) only for a private table"
     )
@@ -151,6 +160,26 @@ class StartBody(BaseModel):
     id: ClientId | None = None
 
 
+class LessonStart(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    player_name: str = Field(min_length=1, max_length=NAME_LIMIT)
+
+
+class LessonBody(BaseModel):
+    id: ClientId
+    input: Literal["proceed", "answer", "combinations", "action"] = Field(
+        description="go on (a step that is read), a card answered, the combinations looked at, or a move"
+    )
+    card: str | None = Field(None, min_length=1, max_length=4, description="the card answered (input answer)")
+    action: str | None = Field(
+        None,
+        min_length=1,
+        max_length=32,
+        examples=["draw stock", "discard 2c", "call"],
+        description="input action",
+    )
+
+
 class Ack(BaseModel):
     id: str
     version: int
@@ -197,6 +226,11 @@ Limited = Depends(_limit)
 router = APIRouter(prefix="/api", responses=ERROR_RESPONSES, dependencies=[Limited])
 
 
+def accounts_of(request: Request) -> Accounts:
+    accounts: Accounts = request.app.state.accounts
+    return accounts
+
+
 def guard_of(request: Request) -> Guard:
     guard: Guard = request.app.state.guard
     return guard
@@ -225,15 +259,42 @@ def _seat_cookie(request: Request, response: Response, table_id: str, token: str
     )
 
 
-@router.get("/health", summary="Whether the server is up (and its database was migrated)")
-async def health(request: Request) -> dict[str, Any]:
+_DATABASE_DOWN: dict[int | str, dict[str, Any]] = {
+    503: {"description": "the database does not answer (`ok` false)"}
+}
+
+
+@router.get("/health", summary="Whether the server serves and its database answers", responses=_DATABASE_DOWN)
+async def health(request: Request, response: Response) -> dict[str, Any]:
     service = service_of(request)
+    # A SELECT 1 at most once a second, however often this is asked (paiute.server.dbcalls).
+    answers = await service.calls.check()
+    if not answers:
+        response.status_code = 503
     # "deals": "seeded" only on a test server (--insecure-deal-seed): its hands are known.
     return {
-        "ok": True,
+        "ok": answers,
+        "database": "ok" if answers else "unavailable",
         "tables": len(service.runtimes),
         "deals": "secure" if service.deals.secure else "seeded",
     }
+
+
+@router.get("/health/live", summary="Whether the process is up (never asks the database)")
+async def health_live() -> dict[str, Any]:
+    return {"ok": True}
+
+
+@router.get(
+    "/health/ready",
+    summary="Whether this process should be sent requests: its database answers",
+    responses=_DATABASE_DOWN,
+)
+async def health_ready(request: Request, response: Response) -> dict[str, Any]:
+    answers = await service_of(request).calls.check()
+    if not answers:
+        response.status_code = 503
+    return {"ok": answers, "database": "ok" if answers else "unavailable"}
 
 
 @router.get("/i18n/{lang}", summary="The web pages' messages in a language (gettext catalogue as JSON)")
@@ -296,9 +357,10 @@ async def create_table(body: CreateTable, request: Request, response: Response) 
 
 
 async def _create_guarded(
-    request: Request, response: Response, fields: dict[str, Any], *, start: bool = False
+    request: Request, response: Response, fields: dict[str, Any], *, start: bool = False, lesson: bool = False
 ) -> dict[str, Any]:
-    """Create a table within the creating address's caps (tables a minute, open tables)."""
+    """Create a table within the creating address's caps (tables a minute, open tables);
+    ``lesson``: a lesson table (paiute.server.lesson)."""
     service = service_of(request)
     address = client_address(request.scope)
 
@@ -307,9 +369,15 @@ async def _create_guarded(
         return rt is not None and rt.table.status != "closed"
 
     guard_of(request).before_create(address, is_open)
-    created = await service.create(fields, start=start)
+    if lesson:
+        created = await service.create_lesson(fields["player_name"])
+    else:
+        # A rated table is made by an account (paiute.server.ratings); other tables by anyone.
+        account = await accounts_of(request).current(request) if fields.get("rated") else None
+        created = await service.create(fields, start=start, account=account)
     guard_of(request).created(address, created["table"]["id"])
     _seat_cookie(request, response, created["table"]["id"], created["token"])
+    await link_new_seat(request, created["table"]["id"], created["seat"], created["token"])
     return created
 
 
@@ -328,6 +396,15 @@ async def play_now(body: PlayNow, request: Request, response: Response) -> dict[
 
 
 @router.post(
+    "/lessons",
+    status_code=201,
+    summary="Learn to play: the guided first deal against two bots (a private table, started)",
+)
+async def start_lesson(body: LessonStart, request: Request, response: Response) -> dict[str, Any]:
+    return await _create_guarded(request, response, {"player_name": body.player_name}, lesson=True)
+
+
+@router.post(
     "/tables/{table_id}/rematch",
     summary="Accept the rematch of a finished match (a new table, the same settings)",
 )
@@ -343,6 +420,7 @@ async def rematch(table_id: TableId, request: Request, response: Response) -> di
     made = await service.rematch(table_id, bearer_token(request, table_id))
     guard_of(request).created(address, made["table"]["id"])
     _seat_cookie(request, response, made["table"]["id"], made["token"])
+    await link_new_seat(request, made["table"]["id"], made["seat"], made["token"])
     return made
 
 
@@ -370,9 +448,11 @@ async def hand_to_bot(
 async def join_table(table_id: TableId, body: JoinTable, request: Request, response: Response) -> Joined:
     address = client_address(request.scope)
     guard_of(request).before_join(table_id, address)
-    joined = await service_of(request).join(table_id, body.name, body.seat, body.invite)
+    account = await accounts_of(request).current(request)  # a rated table seats accounts only
+    joined = await service_of(request).join(table_id, body.name, body.seat, body.invite, account)
     guard_of(request).joined(table_id, address)
     _seat_cookie(request, response, table_id, joined["token"])
+    await link_new_seat(request, table_id, joined["seat"], joined["token"])
     return Joined(**joined)
 
 
@@ -416,6 +496,17 @@ async def post_action(table_id: TableId, body: ActionBody, request: Request) -> 
         table_id, bearer_token(request, table_id), "action", body.id, fields
     )
     return Ack(**answer)
+
+
+@router.post(
+    "/tables/{table_id}/lesson",
+    summary="At a lesson table: go on, answer, look at the combinations or move; the coach answers",
+)
+async def post_lesson(table_id: TableId, body: LessonBody, request: Request) -> dict[str, Any]:
+    fields = {"input": body.input, "card": body.card, "action": body.action}
+    token = bearer_token(request, table_id)
+    lang = client_language(request)
+    return await service_of(request).command(table_id, token, "lesson", body.id, fields, lang)
 
 
 @router.post("/tables/{table_id}/cut", summary="Cut the committed pack (R2.4, R10.2)")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -17,7 +18,7 @@ from typing import Any
 import fastapi_offline
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -25,20 +26,25 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from paiute import __version__
 from paiute.i18n import LANGUAGE_NAMES, N_, catalogue_json
 from paiute.rules import OPTIONS, PRESETS
-from paiute.server import api, hints, reviews, ws
+from paiute.server import account_api, api, hints, ratings_api, reviews, ws
+from paiute.server.accounts import PASSWORD_MIN, Accounts
 from paiute.server.db import Store
 from paiute.server.errors import ServiceError
 from paiute.server.guard import Guard, GuardMiddleware
+from paiute.server.guide import how_to_play
 from paiute.server.lang import client_language
 from paiute.server.limits import BodyLimit, Limiter, Limits
 from paiute.server.migrate import upgrade
 from paiute.server.names import NAME_LIMIT
+from paiute.server.ratings import Ratings
 from paiute.server.service import Service, Settings
 
 __all__ = ["create_app"]
 
 HERE = Path(__file__).resolve().parent
 _HTTP_CODES = {400: "bad_request", 401: "bad_token", 403: "forbidden", 404: "not_found", 405: "bad_request"}
+#: A table id as the page addresses take it (api.TableId's pattern): anything else is no table.
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 _DESCRIPTION = """\
 Multiplayer Paiute: tables, seats, draws, discards and calls over JSON, live over WebSockets.
@@ -62,7 +68,7 @@ def create_app(
     """
     settings = settings or Settings()
     limits = limits or Limits()
-    store = Store(db_url)
+    store = Store(db_url, settings.db_timeouts)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -83,7 +89,7 @@ def create_app(
             # The worker processes end with the server (SIGTERM and Ctrl-C come here too).
             await reviews.shutdown(app)
             await hints.shutdown(app)
-            await service.stop()
+            app.state.tables_closed = await service.stop()
 
     # /docs is served below from the fastapi-offline package's assets (no CDN: it works offline).
     app = FastAPI(
@@ -100,6 +106,8 @@ def create_app(
     app.state.guard = guard = Guard(limits)
     app.state.http_limiter = Limiter(settings.http_rate, settings.http_burst)
     app.state.seat_limiter = Limiter(settings.ws_rate, settings.ws_burst)
+    app.state.accounts = Accounts(store, limits, clock)  # optional identity (paiute.server.accounts)
+    app.state.ratings = Ratings(store)  # profiles and the leaderboard (paiute.server.ratings)
     app.add_middleware(BodyLimit, limit=settings.max_body, seconds=limits.body_seconds)
     # The guard goes around the whole stack, Starlette's error middleware included, so that it
     # runs before anything else and even a 500 carries the security headers.
@@ -109,6 +117,8 @@ def create_app(
     app.include_router(api.router)
     app.include_router(hints.router)  # the hint button (paiute.analysis.hint)
     app.include_router(reviews.router)  # GET .../deals/{n}/review (paiute.server.reviews)
+    app.include_router(account_api.router)  # sign up, log in, my tables (paiute.server.accounts)
+    app.include_router(ratings_api.router)  # profiles and the leaderboard (paiute.server.ratings)
     app.add_api_websocket_route("/ws/tables/{table_id}", ws.table_socket)
     _add_pages(app)
     return app
@@ -128,14 +138,15 @@ def _add_error_handlers(app: FastAPI) -> None:
         refusal = validation_error(error.errors())
         return _error("bad_request", refusal.message_in(client_language(request)), 422)
 
-    async def http_error(request: Request, error: Exception) -> JSONResponse:
-        assert isinstance(error, StarletteHTTPException)
-        code = _HTTP_CODES.get(error.status_code, "bad_request")
-        return _error(code, str(error.detail), error.status_code)
-
     app.add_exception_handler(ServiceError, service_error)
     app.add_exception_handler(RequestValidationError, invalid)
-    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+
+
+async def _http_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, StarletteHTTPException)
+    code = _HTTP_CODES.get(error.status_code, "bad_request")
+    return _error(code, str(error.detail), error.status_code)
 
 
 #: Fields a person types, with whole sentences for too long and empty (the lobby shows them).
@@ -190,33 +201,80 @@ def _add_pages(app: FastAPI) -> None:
         response.headers["Vary"] = "Accept-Language, Cookie"
         return response
 
+    def no_table(request: Request) -> HTMLResponse:
+        # The address is never echoed back: the page says only that there is no table there.
+        response = page(request, "missing.html", {})
+        response.status_code = 404
+        return response
+
     async def missing(request: Request, table_id: str) -> HTMLResponse | None:
         """The "no such table" page (404) when ``table_id`` is not a table, else None."""
+        if not _TABLE_ID.fullmatch(table_id):
+            return no_table(request)
         service: Service = request.app.state.service
         try:
             await service.runtime(table_id)
         except ServiceError as error:
             if error.code != "not_found":
                 raise
-            response = page(request, "missing.html", {"table_id": table_id})
-            response.status_code = 404
-            return response
+            return no_table(request)
         return None
+
+    async def not_found(request: Request, error: Exception) -> Response:
+        # A page address under /t/ that no route takes (an id with a "/" in it, a path below a
+        # table that is no page) is a missing table for a reader too, not a JSON error.
+        if request.url.path.startswith("/t/") and request.method in ("GET", "HEAD"):
+            return no_table(request)
+        return await _http_error(request, error)
+
+    app.add_exception_handler(404, not_found)
 
     @app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
     async def lobby(request: Request) -> HTMLResponse:
-        return page(request, "lobby.html", {"presets": list(PRESETS), "options": options})
+        return page(
+            request,
+            "lobby.html",
+            {"presets": list(PRESETS), "options": options, "password_min": PASSWORD_MIN},
+        )
+
+    @app.api_route(
+        "/me/tables", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False
+    )
+    async def my_tables_page(request: Request) -> HTMLResponse:
+        # The shell only: the page asks GET /api/me/tables with the session cookie.
+        return page(request, "my_tables.html", {})
+
+    @app.api_route(
+        "/leaderboard", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False
+    )
+    async def leaderboard_page(request: Request) -> HTMLResponse:
+        # The shell only: the page asks GET /api/leaderboard.
+        return page(request, "leaderboard.html", {})
+
+    @app.api_route(
+        "/players/{name}", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False
+    )
+    async def player_page(request: Request, name: str) -> HTMLResponse:
+        # The shell only (the same for any name): the page asks GET /api/players/{name}.
+        return page(request, "player.html", {})
+
+    guide = how_to_play()  # the same for every reader: only its words are translated
+
+    @app.api_route("/rules", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
+    async def rules_page(request: Request) -> HTMLResponse:
+        # How to play, for players: the sentences are strings.js's, the facts the engine's.
+        return page(request, "rules.html", {"guide": guide})
 
     @app.api_route(
         "/t/{table_id}", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False
     )
-    async def table_page(request: Request, table_id: api.TableId) -> HTMLResponse:
+    async def table_page(request: Request, table_id: str) -> HTMLResponse:
         return await missing(request, table_id) or page(request, "table.html", {"table_id": table_id})
 
     @app.api_route(
         "/t/{table_id}/replay", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False
     )
-    async def replay_page(request: Request, table_id: api.TableId) -> HTMLResponse:
+    async def replay_page(request: Request, table_id: str) -> HTMLResponse:
         return await missing(request, table_id) or page(request, "replay.html", {"table_id": table_id})
 
     @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)

@@ -4,8 +4,8 @@ One path changes a table, :meth:`ServiceCore._commit`, and every change takes it
 HTTP or WebSocket, bots, clocks, the next deal):
 
 1. take the table's ``asyncio.Lock`` (one change at a time per table, in this process);
-2. with PostgreSQL, lock the table's row (``SELECT ... FOR UPDATE``) and first apply the
-   events other processes committed meanwhile;
+2. with PostgreSQL, lock the table's row (``SELECT ... FOR UPDATE``, waiting for it at most
+   the lock timeout) and first apply the events other processes committed meanwhile;
 3. answer a repeated client id with its first answer, applying nothing;
 4. ask the table for a *plan* (a refusal raises :class:`ServiceError` and changes nothing);
 5. write the planned events in one transaction and commit (in a worker thread; with SQLite,
@@ -19,6 +19,11 @@ cancelled, so memory never lags the database. Bots, turn clocks and the pause be
 are one automation task per table that sleeps until the next thing is due (or the table
 changes) and then takes the same path, guarded by the version it planned for.
 
+Every database call is bounded in time and runs in its lane of threads
+(:mod:`paiute.server.dbcalls`); when the database fails, the request is refused
+(``unavailable``, nothing applied) and every connection is told that the database is gone,
+then that it is back (a ``service`` message, :mod:`paiute.server.availability`).
+
 :class:`ServiceCore` is that path, with the life cycle and the automation;
 :class:`~paiute.server.service.Service` adds the requests and the connections on top.
 """
@@ -28,36 +33,38 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import functools
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import ParamSpec, TypeVar
-
-from sqlalchemy.exc import SQLAlchemyError
 
 from paiute.errors import N_, PaiuteError
 from paiute.players import make_player
 from paiute.server import presence, views
+from paiute.server.availability import describe, is_outage, service_message
 from paiute.server.db import NOTIFY_CHANNEL, DatabaseError, Locked, Store, StoredTable
+from paiute.server.dbcalls import DatabaseCalls
 from paiute.server.deals import deal_source
 from paiute.server.errors import ServiceError
 from paiute.server.pubsub import Listener
+from paiute.server.ratings import RatingStore, standings
 from paiute.server.runtime import Plan, Runtime, Settings
 from paiute.server.table import LiveTable
 from paiute.server.tabledata import CLOCK_BOT, IN_MATCH, Draft, TableConfig, TableEvent, status_after
 from paiute.server.updates import Updates
-from paiute.server.writer import Writer
 
-__all__ = ["PRESENCE_EVERY", "ServiceCore"]
+__all__ = ["PRESENCE_EVERY", "SWEEP_BATCH", "SWEEP_EVERY", "ServiceCore"]
 
 log = logging.getLogger("paiute.server")
 
 #: Seconds between two presence frames of one table (a burst of connections makes one).
 PRESENCE_EVERY = 0.2
+#: Seconds between two sweeps for abandoned tables (:meth:`ServiceCore.sweep`)...
+SWEEP_EVERY = 60.0
+#: ...and the most tables one sweep looks at (the next sweep carries on from there).
+SWEEP_BATCH = 100
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -93,19 +100,21 @@ class ServiceCore:
         self._clock_player = make_player(CLOCK_BOT, seed=self.deals.bot_seed(-1))
         self._listener: Listener | None = None
         self._background: set[asyncio.Task[None]] = set()
-        # Database calls get their own threads, so a bot thinking never delays a commit.
-        self._db_threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="paiute-db")
-        # SQLite: one writer thread commits the changes of several tables at once (group
-        # commit); PostgreSQL commits each change in the transaction that holds its row lock.
-        self._writer = None if store.shared else Writer(store)
+        # Database calls get their own threads, so a bot thinking never delays a commit, and
+        # each is bounded in time, so a stalled table never holds up the others.
+        self.calls = DatabaseCalls(store)
+        self._stop_hearing = store.availability.listen(self._database_changed)
         # This process among those sharing a PostgreSQL database (presence messages).
         self.process_id = secrets.token_hex(6)
+        # Where the last sweep for abandoned tables stopped: (updated, id) of its last table.
+        self._swept: tuple[float, str] | None = None
+        self.ratings = RatingStore(store)  # rated matches are rated at their end (_rate)
 
     # -- life cycle ---------------------------------------------------------------------
 
     async def start(self) -> None:
         """Recover every table that is not closed (its bots and clocks carry on)."""
-        for table_id in await self._db(self.store.active_ids):
+        for table_id in await self.calls.read(self.store.active_ids):
             await self.runtime(table_id)
         if self.store.shared:
             self._listener = Listener(
@@ -114,12 +123,23 @@ class ServiceCore:
                 self._notified,
                 self._catch_up_all,
                 self._presence_heard,
+                options=self.store.listen_options,
+                on_lost=self._listen_lost,
             )
             self._listener.start()
             self._spawn(self._heartbeat())
+        self._spawn(self._sweeper())
+        self._spawn(self._rate_pending())
 
-    async def stop(self) -> None:
+    async def stop(self) -> int:
+        """Stop the automation and the database threads; the number of tables it held."""
         self._closing = True
+        held = len(self.runtimes)
+        self._stop_hearing()
+        # Who is at the tables now is written down: after a restart, their tables are not
+        # taken for abandoned.
+        with contextlib.suppress(ServiceError):
+            await self._touch(self.clock())
         if self._listener is not None:
             await self._listener.stop()
             # The other processes learn at once that this one's connections are gone.
@@ -135,23 +155,38 @@ class ServiceCore:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        if self._writer is not None:
-            await self._thread(self._writer.close)
-        await self._db(self.store.dispose)
-        self._db_threads.shutdown(wait=False)
-
-    async def _thread(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-        """Run a (short, synchronous) database call in a database thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._db_threads, functools.partial(function, *args, **kwargs))
+        await self.calls.close()
+        await asyncio.to_thread(self.store.dispose)
+        return held
 
     async def _db(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-        """:meth:`_thread`, with a database failure turned into ``unavailable``."""
-        try:
-            return await self._thread(function, *args, **kwargs)
-        except SQLAlchemyError as error:
-            log.error("database error: %s", error)
-            raise ServiceError("unavailable", N_("the database is not available; try again")) from None
+        """Run a (short, synchronous) database call that may write in a database thread; a
+        database failure is ``unavailable`` (:mod:`paiute.server.dbcalls`)."""
+        return await self.calls.write(function, *args, **kwargs)
+
+    # -- the database gone and back (paiute.server.availability) ---------------------------------
+
+    def _database_changed(self, ok: bool) -> None:
+        """Tell every connection that the database is gone, or back; once it is back, catch
+        every table up with what other processes stored (PostgreSQL: their notifications
+        may have been lost meanwhile)."""
+        if self._closing:
+            return
+        text = views.dumps(service_message(ok))
+        for rt in list(self.runtimes.values()):
+            for sub in list(rt.subscribers):
+                sub.push(text)
+        if ok and self.store.shared:
+            self._spawn(self._catch_up_all())
+
+    def _listen_lost(self, error: Exception) -> None:
+        """The LISTEN connection failed: the database is gone (or the network to it)."""
+        if isinstance(error, ServiceError):  # catching up failed, and was reported where it did
+            log.debug("catching up after the LISTEN connection was made failed: %s", error.message)
+        elif is_outage(error):
+            self.store.availability.failed(error, write=False)
+        else:
+            log.warning("the LISTEN connection failed: %s", describe(error))
 
     # -- finding tables -----------------------------------------------------------------
 
@@ -165,12 +200,13 @@ class ServiceCore:
             async with self._load_lock:
                 rt = self.runtimes.get(table_id)
                 if rt is None:
-                    stored = await self._db(self.store.load, table_id)
+                    stored = await self.calls.read(self.store.load, table_id)
                     if stored is None:
                         raise ServiceError(
                             "not_found", N_("there is no table {table_id!r}"), table_id=table_id
                         )
                     rt = Runtime(self._build(stored))
+                    rt.loaded = self.clock()
                     self.runtimes[table_id] = rt
                     self._kick(rt)
             return rt
@@ -195,7 +231,7 @@ class ServiceCore:
 
     async def _refresh(self, rt: Runtime) -> None:
         async with rt.lock:
-            missed = await self._db(self.store.events_after, rt.table.id, rt.table.version)
+            missed = await self.calls.read(self.store.events_after, rt.table.id, rt.table.version)
             self._apply(rt, missed)
         if missed:
             self._kick(rt)
@@ -216,7 +252,9 @@ class ServiceCore:
             try:
                 await work
             except ServiceError as error:
-                log.warning("catching up failed: %s", error.message)
+                # The database gone is logged once, where it is found (paiute.server.availability).
+                level = logging.DEBUG if error.code == "unavailable" else logging.WARNING
+                log.log(level, "catching up failed: %s", error.message)
 
         task = asyncio.get_running_loop().create_task(run())
         self._background.add(task)
@@ -253,7 +291,7 @@ class ServiceCore:
             table = rt.table
             locked: Locked | None = None
             if self.store.shared:
-                locked = await self._db(self.store.lock, table.id, table.version)
+                locked = await self.calls.lock(table.id, table.version)
             try:
                 if locked is not None and locked.missed:
                     self._apply(rt, locked.missed)
@@ -274,6 +312,8 @@ class ServiceCore:
                         expected=expected,
                     )
                 drafts = plan(table)
+                if not drafts:  # nothing to add (a hint already announced): nothing stored
+                    return table.version
                 if client is not None:
                     last = drafts[-1]
                     named = {"actor": client[0], "id": client[1]}
@@ -284,21 +324,21 @@ class ServiceCore:
                 events = table.number(drafts, self.clock())
                 status = status_after(table.status, drafts)
                 try:
-                    if locked is None and self._writer is not None:
-                        await self._writer.append(table.id, events, status)
-                    else:
-                        await self._thread(self.store.append, table.id, events, status, locked)
+                    await self.calls.append(table.id, events, status, locked)
                     locked = None  # committed and closed by append
-                except (SQLAlchemyError, DatabaseError) as error:
-                    locked = None
-                    log.error("table %s: storing version %d failed: %s", table.id, events[0].version, error)
+                except (ServiceError, DatabaseError) as error:
+                    locked = None  # rolled back and closed by append
+                    if isinstance(error, DatabaseError):  # not the database's state: its data's
+                        log.error(
+                            "table %s: storing version %d failed: %s", table.id, events[0].version, error
+                        )
                     await self._reload(rt)
                     raise ServiceError(
                         "unavailable", N_("the change could not be stored; try again")
                     ) from None
             finally:
                 if locked is not None:
-                    await self._thread(self.store.abort, locked)
+                    await self.calls.release(locked)
             try:
                 self._apply(rt, events)
             except Exception:  # a bug: memory must still match the database
@@ -314,14 +354,23 @@ class ServiceCore:
         for item in events:
             rt.table.apply(item)
             self._broadcast(rt, item)
+            if item.type == "closed" and rt.table.config.rated:
+                self._rate(rt.table)
             seat = item.seat
             if item.type == "autoplay" and seat is not None and rt.connected_here(seat):
                 # Another process handed over a seat whose player is here: it is theirs again.
                 self._spawn(self._take_back(rt, seat))
 
     async def _reload(self, rt: Runtime) -> None:
-        """Read a table back from the database after a failed write (memory must match it)."""
-        stored = await self._thread(self.store.load, rt.table.id)
+        """Read a table back from the database after a failed write (memory must match it).
+
+        A database that cannot be read now leaves memory as it is: a failed commit stored
+        nothing (SQLite), and what another process stored is read before the next change
+        (PostgreSQL), so memory never goes ahead of the database, only behind it."""
+        try:
+            stored = await self.calls.read(self.store.load, rt.table.id)
+        except ServiceError:
+            return
         if stored is not None:
             table = self._build(stored)
             for item in table.events[rt.table.version :]:
@@ -365,11 +414,13 @@ class ServiceCore:
         settings = self.settings
         version = table.version
         steps: list[_Step] = []
-        if table.status == "deal_over":
+        # At a lesson table the bots and the match's end wait while the coach waits for its person.
+        waits = table.coach_waits()
+        if table.status == "deal_over" and not waits:
             steps.append(_Step("next", None, table.changed + settings.deal_pause, version))
         actor = table.actor()
         if actor is not None and table.bot_plays(actor):
-            if table.is_bot(actor) or not table.nobody_left():  # nobody there: the table waits
+            if (table.is_bot(actor) or not table.nobody_left()) and not waits:  # nobody there: it waits
                 steps.append(_Step("bot", actor, table.changed + settings.bot_delay, version))
         elif actor is not None:
             deadline = table.deadline()
@@ -399,7 +450,8 @@ class ServiceCore:
                 await self._run_step(rt, step)
             except ServiceError as error:
                 if error.code != "conflict":
-                    log.warning("table %s: %s step failed: %s", rt.table.id, step.kind, error.message)
+                    level = logging.DEBUG if error.code == "unavailable" else logging.WARNING
+                    log.log(level, "table %s: %s step failed: %s", rt.table.id, step.kind, error.message)
             except Exception:
                 log.exception("table %s: %s step failed", rt.table.id, step.kind)
             if rt.table.version == step.version:  # nothing moved: do not spin
@@ -443,7 +495,7 @@ class ServiceCore:
             if bot is None:
                 # A person's seat handed to the bot is played as the clock plays it.
                 spec = table.seats[seat].bot or CLOCK_BOT
-                bot = rt.players[seat] = make_player(spec, seed=self.deals.bot_seed(seat))
+                bot = rt.players[seat] = make_player(spec, seed=table.deals.bot_seed(seat))
             action = await asyncio.to_thread(bot.act, deal.observation(seat))  # R9: only its view
             plan = lambda t: t.plan_action(seat, action, "bot")  # noqa: E731
         await self._commit(rt, plan, expected=step.version)
@@ -546,3 +598,119 @@ class ServiceCore:
             and self.runtimes.get(table_id) is rt
         ):
             del self.runtimes[table_id]
+
+    # -- rated matches (paiute.server.ratings) --------------------------------------------------
+
+    def _rate(self, table: LiveTable) -> None:
+        """A rated match ended (here, or in another process whose event this one applied):
+        rate its seats' accounts. Every process that sees the end tries; the database keeps
+        the first (:meth:`~paiute.server.ratings.RatingStore.apply`)."""
+        result = standings(table)  # now, from the table as it ended
+        table_id = table.id
+
+        async def write() -> None:
+            try:
+                if await self._db(self.ratings.apply, table_id, result, self.clock()):
+                    log.info("table %s: the rated match is rated", table_id)
+            except ServiceError as error:
+                log.warning("table %s: rating the match failed: %s", table_id, error.message)
+            except Exception:
+                log.exception("table %s: rating the match failed", table_id)
+
+        self._spawn(write())
+
+    async def _rate_pending(self) -> None:
+        """Rate the rated matches that ended while no process could (it stopped between)."""
+        try:
+            for table_id in await self._db(self.ratings.pending):
+                self._rate((await self.runtime(table_id)).table)
+        except ServiceError as error:
+            log.warning("the rated matches left unrated could not be read: %s", error.message)
+
+    # -- abandoned tables ------------------------------------------------------------------------
+
+    async def _sweeper(self) -> None:
+        """:meth:`sweep` on start, then every :data:`SWEEP_EVERY` seconds."""
+        while not self._closing:
+            try:
+                await self.sweep()
+            except ServiceError as error:
+                level = logging.DEBUG if error.code == "unavailable" else logging.WARNING
+                log.log(level, "the sweep for abandoned tables failed: %s", error.message)
+            except Exception:
+                log.exception("the sweep for abandoned tables failed")
+            await asyncio.sleep(SWEEP_EVERY)
+
+    async def sweep(self, batch: int = SWEEP_BATCH) -> list[str]:
+        """End the tables no person has been at for ``Settings.abandon_minutes``; their ids.
+
+        A person is at a table while a connection of their seat is open (to any process; a
+        spectator's does not count), and when their seat token makes a request or the table
+        gets an event. The database keeps the latest of those (the table's ``updated``), so
+        that a restart or another process knows it. A table ends as one whose every person
+        left (a ``closed`` event, with ``idle_minutes``). At most ``batch`` tables are looked
+        at; the next sweep carries on after the last of them.
+        """
+        minutes = self.settings.abandon_minutes
+        if minutes <= 0 or self._closing:
+            return []
+        now = self.clock()
+        await self._touch(now)
+        cutoff = now - 60.0 * minutes
+        idle = await self.calls.read(self.store.idle, cutoff, self._swept, batch)
+        self._swept = idle[-1] if len(idle) >= batch else None  # else: from the start next time
+        ended = []
+        for _, table_id in idle:
+            if await self._abandon(table_id, cutoff, minutes, now):
+                ended.append(table_id)
+        return ended
+
+    async def _touch(self, now: float) -> None:
+        """Write down when a person was last at each table this process holds (a seat
+        connected here is there now)."""
+        for rt in self.runtimes.values():
+            for seat in rt.local_seats():
+                rt.saw(seat, now)
+        due = {
+            table_id: rt.seen
+            for table_id, rt in self.runtimes.items()
+            if rt.seen > rt.touched and rt.table.status != "closed"
+        }
+        if not due:
+            return
+        await self._db(self.store.touch, due)
+        for table_id, seen in due.items():
+            held = self.runtimes.get(table_id)
+            if held is not None:
+                held.touched = max(held.touched, seen)
+
+    async def _abandon(self, table_id: str, cutoff: float, minutes: int, now: float) -> bool:
+        """End ``table_id`` if no person has been there since ``cutoff`` (checked again under
+        its lock, after the events of other processes: of two processes, one ends it)."""
+        try:
+            rt = await self.runtime(table_id, fresh=True)
+        except ServiceError:
+            return False  # a table that cannot be read back is logged where it is read
+        if self.store.shared and now - rt.loaded < presence.TTL:
+            return False  # the other processes' connections to it are not known yet
+
+        def quiet(table: LiveTable) -> bool:
+            last = max(table.changed, rt.seen)
+            return table.status != "closed" and last < cutoff and not rt.people_connected()
+
+        if not quiet(rt.table):
+            return False
+
+        def plan(table: LiveTable) -> list[Draft]:
+            if not quiet(table):
+                raise ServiceError("conflict", N_("the player is back"))
+            return table.plan_abandon(minutes)
+
+        try:
+            await self._commit(rt, plan, expected=rt.table.version)
+        except ServiceError as error:
+            if error.code != "conflict":
+                log.warning("table %s: ending it failed: %s", table_id, error.message)
+            return False
+        log.info("table %s: nobody has been there for %d minutes: it ends", table_id, minutes)
+        return True

@@ -12,11 +12,18 @@ last transactions). PostgreSQL lets several server processes share the tables: a
 locks its table's row (``SELECT ... FOR UPDATE``) and each commit sends a ``NOTIFY`` so the
 other processes fan the event out (:mod:`paiute.server.pubsub`).
 
-The methods here are synchronous and short; the service calls them in a worker thread.
+The methods here are synchronous and short; the service calls them in a worker thread
+(:mod:`paiute.server.dbcalls`). Each is bounded in time (:class:`DatabaseTimeouts`): on
+PostgreSQL by the connection's ``connect_timeout``, ``statement_timeout`` and
+``lock_timeout`` and TCP keepalives (a server that vanished is noticed), on SQLite by its busy
+timeout (SQLite waits only for the file's lock, and for the disk).
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,19 +40,22 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    and_,
     bindparam,
     create_engine,
     event,
     insert,
+    or_,
     select,
     text,
     update,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 
 from paiute.errors import PaiuteError
+from paiute.server.availability import Availability, is_lock_timeout, is_outage
 from paiute.server.table import TableEvent
 
 __all__ = [
@@ -53,6 +63,7 @@ __all__ = [
     "NOTIFY_CHANNEL",
     "Change",
     "DatabaseError",
+    "DatabaseTimeouts",
     "Locked",
     "Store",
     "StoredTable",
@@ -79,6 +90,8 @@ tables_table = Table(
     Column("status", String(16), nullable=False),
     Column("version", Integer, nullable=False),
     Column("created", Float, nullable=False),
+    # The last event's time, or later: when a person was last known at the table (the
+    # abandoned-table sweep, paiute.server.core, writes that and reads it back).
     Column("updated", Float, nullable=False),
     Index("ix_paiute_tables_status", "status"),
 )
@@ -102,6 +115,25 @@ Change = tuple[str, list[TableEvent], str]
 
 class DatabaseError(PaiuteError):
     """The database cannot be reached or used (one clear line, never a traceback)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DatabaseTimeouts:
+    """How long a database call may take, in seconds (``paiute serve --db-*-timeout``)."""
+
+    #: Opening a connection (PostgreSQL's ``connect_timeout``; a pool with none free waits as long).
+    connect: float = 5.0
+    #: One statement (PostgreSQL's ``statement_timeout``).
+    statement: float = 5.0
+    #: Waiting for a lock another transaction holds (PostgreSQL's ``lock_timeout``, SQLite's
+    #: busy timeout); a table's change waits this long in all for its row
+    #: (:meth:`paiute.server.dbcalls.DatabaseCalls.lock`).
+    lock: float = 3.0
+
+
+#: TCP keepalives of PostgreSQL connections: a server that vanished without closing them
+#: (a cut network) is noticed within about idle + interval * count seconds.
+KEEPALIVES = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 3}
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,21 +193,32 @@ def _event_row(table_id: str, item: TableEvent) -> dict[str, Any]:
 
 
 class Store:
-    """The tables and events of one database (SQLite or PostgreSQL)."""
+    """The tables and events of one database (SQLite or PostgreSQL), and whether it answers
+    (:attr:`availability`, which every caller of it reports to)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeouts: DatabaseTimeouts | None = None) -> None:
         self.url = normalize_url(url)
         self.shared = self.url.get_backend_name() == "postgresql"
+        self.timeouts = timeouts = timeouts or DatabaseTimeouts()
+        self.availability = Availability()
         try:
             if self.shared:
                 self.engine: Engine = create_engine(
-                    self.url, pool_size=10, max_overflow=20, pool_pre_ping=True
+                    self.url,
+                    pool_size=10,
+                    max_overflow=20,
+                    pool_pre_ping=True,
+                    pool_timeout=timeouts.connect,
+                    connect_args=_postgres_options(self.url, timeouts),
                 )
             else:
                 self.engine = create_engine(
-                    self.url, connect_args={"check_same_thread": False, "timeout": 30}, pool_size=8
+                    self.url,
+                    connect_args={"check_same_thread": False, "timeout": timeouts.lock},
+                    pool_size=8,
+                    pool_timeout=timeouts.connect,
                 )
-                event.listen(self.engine, "connect", _sqlite_pragmas)
+                event.listen(self.engine, "connect", functools.partial(_sqlite_pragmas, timeouts.lock))
         except (SQLAlchemyError, ImportError) as error:
             raise DatabaseError(f"cannot use the database {self.display_url}: {error}") from None
 
@@ -187,6 +230,32 @@ class Store:
     @property
     def listen_url(self) -> str:
         return libpq_url(self.url)
+
+    @property
+    def listen_options(self) -> dict[str, Any]:
+        """The LISTEN connection's connection parameters: its timeouts (PostgreSQL)."""
+        options = _postgres_options(self.url, self.timeouts)
+        options.pop("options", None)  # no statement runs long on it; it waits for NOTIFYs
+        return options
+
+    def ping(self, *, write: bool = False) -> None:
+        """Check that the database answers (``SELECT 1``); with ``write``, that it can also
+        store (SQLite: a transaction that rewrites the file's header, which needs the disk
+        and the write lock; PostgreSQL stores nothing for it: its server stops when its disk
+        is full)."""
+        with self.engine.connect() as connection:
+            if write and not self.shared:
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                try:
+                    version = connection.exec_driver_sql("PRAGMA user_version").scalar_one()
+                    connection.exec_driver_sql(f"PRAGMA user_version = {int(version)}")
+                    connection.exec_driver_sql("COMMIT")
+                except BaseException:
+                    with contextlib.suppress(SQLAlchemyError):  # SQLite may have rolled back itself
+                        connection.exec_driver_sql("ROLLBACK")
+                    raise
+            else:
+                connection.execute(text("SELECT 1"))
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -209,6 +278,22 @@ class Store:
         )
         with self.engine.connect() as connection:
             return [row.id for row in connection.execute(query)]
+
+    def idle(self, before: float, after: tuple[float, str] | None, limit: int) -> list[tuple[float, str]]:
+        """Up to ``limit`` tables not closed that nobody has been at since ``before``: their
+        ``(updated, id)``, in that order, from just past ``after`` (where the last call ended)."""
+        columns = tables_table.c
+        query = select(columns.updated, columns.id).where(
+            columns.status != "closed", columns.updated < before
+        )
+        if after is not None:
+            time, table_id = after
+            query = query.where(
+                or_(columns.updated > time, and_(columns.updated == time, columns.id > table_id))
+            )
+        query = query.order_by(columns.updated, columns.id).limit(limit)
+        with self.engine.connect() as connection:
+            return [(row.updated, row.id) for row in connection.execute(query)]
 
     def load(self, table_id: str) -> StoredTable | None:
         """A table and all its events, or None."""
@@ -252,15 +337,28 @@ class Store:
             )
             self._insert(connection, table_id, events)
 
-    def lock(self, table_id: str, version: int) -> Locked:
+    def lock(self, table_id: str, version: int, *, wait: float | None = None) -> Locked | None:
         """Begin a transaction holding the table's row lock; return the events after ``version``
-        that other processes committed (PostgreSQL; the caller catches up before planning)."""
+        that other processes committed (PostgreSQL; the caller catches up before planning).
+
+        ``wait``: give up (None, nothing held) when another transaction holds the row for
+        that many seconds, instead of the connection's ``lock_timeout``.
+        """
         connection = self.engine.connect()
         try:
             connection.begin()
-            row = connection.execute(
-                select(tables_table.c.version).where(tables_table.c.id == table_id).with_for_update()
-            ).first()
+            if wait is not None:
+                milliseconds = max(1, round(wait * 1000))
+                connection.exec_driver_sql(f"SET LOCAL lock_timeout = {milliseconds}")
+            query = select(tables_table.c.version).where(tables_table.c.id == table_id).with_for_update()
+            try:
+                row = connection.execute(query).first()
+            except OperationalError as error:
+                if wait is None or not is_lock_timeout(error):
+                    raise
+                connection.rollback()
+                connection.close()
+                return None
             if row is None:
                 raise DatabaseError(f"table {table_id!r} is not in the database")
             missed = self._events_after(connection, table_id, version) if row.version > version else []
@@ -291,6 +389,20 @@ class Store:
         finally:
             connection.close()
 
+    def touch(self, seen: dict[str, float]) -> None:
+        """Write down that a person was at each table at the time given (``updated`` never
+        goes back), in one transaction; rows in id order, so two processes never deadlock."""
+        if not seen:
+            return
+        columns = tables_table.c
+        statement = (
+            update(tables_table)
+            .where(columns.id == bindparam("b_id"), columns.updated < bindparam("b_seen"))
+            .values(updated=bindparam("b_seen"))
+        )
+        with self.engine.begin() as connection:
+            connection.execute(statement, [{"b_id": key, "b_seen": seen[key]} for key in sorted(seen)])
+
     def notify(self, payload: str) -> None:
         """Send ``payload`` to every process LISTENing (PostgreSQL): a presence message."""
         with self.engine.begin() as connection:
@@ -304,15 +416,18 @@ class Store:
         One commit for many tables is what lets a single-writer database keep up; each change
         is still checked and written as :meth:`append` would. Should the transaction fail, it
         is rolled back and each change is tried in its own, so that one change's failure (its
-        version written meanwhile) never fails the others. The answer: per change, None (it is
+        version written meanwhile) never fails the others; when the database itself failed
+        (full, locked past the busy timeout, gone) every change gets that error at once, since
+        each alone would wait and fail the same way. The answer: per change, None (it is
         committed) or the error that kept it out.
         """
         try:
             with self.engine.begin() as connection:
                 self._append_many(connection, changes)
         except (SQLAlchemyError, DatabaseError) as error:
-            if len(changes) == 1:
-                return [error]
+            if len(changes) == 1 or is_outage(error):
+                # The database failed, not one change: each alone would fail the same way.
+                return [error] * len(changes)
         else:
             return [None] * len(changes)
         errors: list[Exception | None] = []
@@ -376,10 +491,30 @@ class Store:
             connection.execute(insert(events_table), [_event_row(table_id, item) for item in events])
 
 
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+def _postgres_options(url: URL, timeouts: DatabaseTimeouts) -> dict[str, Any]:
+    """psycopg's connection parameters for the timeouts; those the URL sets itself win, and
+    its ``options`` are kept (the timeouts are added to them)."""
+    settings = (
+        f"-c statement_timeout={max(1, round(timeouts.statement * 1000))} "
+        f"-c lock_timeout={max(1, round(timeouts.lock * 1000))}"
+    )
+    given = url.query.get("options")
+    given_text = " ".join(given) if isinstance(given, tuple) else given or ""
+    seconds = math.ceil(timeouts.connect + timeouts.statement)
+    wanted: dict[str, Any] = {
+        "connect_timeout": max(1, math.ceil(timeouts.connect)),
+        **KEEPALIVES,
+        "tcp_user_timeout": 1000 * seconds,  # data sent and not acknowledged: the peer is gone
+    }
+    options = {key: value for key, value in wanted.items() if key not in url.query}
+    options["options"] = f"{given_text} {settings}".strip()
+    return options
+
+
+def _sqlite_pragmas(busy_seconds: float, connection: Any, _record: Any) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
     cursor.execute("PRAGMA synchronous=NORMAL")  # in WAL mode: durable against a killed process
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute(f"PRAGMA busy_timeout={max(1, round(busy_seconds * 1000))}")
     cursor.close()

@@ -16,7 +16,9 @@ __all__ = ["HTTP_STATUS", "ServiceError"]
 HTTP_STATUS: dict[str, int] = {
     "bad_request": 400,
     "bad_token": 401,
+    "login_failed": 401,
     "forbidden": 403,
+    "hints_off": 403,
     "not_found": 404,
     "not_your_turn": 409,
     "illegal_action": 409,

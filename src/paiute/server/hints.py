@@ -2,9 +2,15 @@
 
 Only a seated person may ask, with its seat token, and only on its own move: the hint is
 worked out from that seat's observation alone (R9), the same figures as ``paiute hint --json``
-(``paiute-hint/1``). It never touches the table: the estimate has its own seeded chance,
-derived from the table, its version and the seat (so asking again at the same moment gives the
-same hint), and nothing is stored.
+(``paiute-hint/2``). Whether hints are on is the table's policy
+(:func:`~paiute.server.tabledata.hint_policy`): always for one person with bots; between
+people only where the creator allowed them, and then the table is told who asked (a ``hint``
+event, once a seat and moment, naming nobody's cards); elsewhere a refusal (``hints_off``)
+comes before any work. The estimate has its own seeded chance, derived as the table's review
+derives the seed of that decision (:func:`~paiute.analysis.hint.position_seed` of the review's
+seed, the deal and the move), with the review's playouts: the hint and the review of the deal
+give the same figures for the same moves (unless the hint's time budget cut its playouts
+short). Asking again at the same moment gives the same hint, and nothing of it is stored.
 
 The estimate runs off the event loop, in this module's own small pool of worker processes
 (fresh interpreters, never a fork of the threaded server), so that neither the table's event
@@ -25,13 +31,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 
-from paiute.analysis.hint import hint
-from paiute.chance import derive_seed
+from paiute.analysis.hint import hint, position_seed
 from paiute.errors import N_
 from paiute.observation import Observation
 from paiute.parallel import process_pool, stop_pool
 from paiute.server.api import ERROR_RESPONSES, Limited, bearer_token, service_of
 from paiute.server.errors import ServiceError
+from paiute.server.reviews import REVIEW_SEED, review_playouts
 
 __all__ = ["HintSettings", "router", "shutdown"]
 
@@ -42,12 +48,12 @@ TableId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description
 class HintSettings:
     """How much thinking one hint may take (``app.state.hint_settings`` overrides these)."""
 
-    playouts: int = 24  # determinizations each legal move is played out on
+    playouts: int | None = None  # determinizations each legal move is played out on (None: the review's)
     draw_playouts: int = 12  # playouts counting the draws left
     budget_ms: float | None = 2000.0  # the estimate stops before running past this (None: never)
     workers: int = 2  # hints worked out at once, in their own processes...
     waiting: int = 4  # ...and at most this many more queued; beyond, "unavailable"
-    cache: int = 256  # positions remembered (table, version, seat)
+    cache: int = 256  # positions remembered (table, moment, seat)
     processes: bool = True  # False: threads of this process (tests; no process start-up)
 
 
@@ -64,6 +70,8 @@ class _Hints:
 
     def __init__(self, settings: HintSettings) -> None:
         self.settings = settings
+        # The review's playouts unless told otherwise: the same figures as the deal's review.
+        self.playouts = review_playouts() if settings.playouts is None else settings.playouts
         self.pool: Executor
         if settings.processes:
             self.pool = process_pool(settings.workers)
@@ -97,7 +105,7 @@ class _Hints:
                 self.pool,
                 _work,
                 observation,
-                settings.playouts,
+                self.playouts,
                 settings.draw_playouts,
                 settings.budget_ms,
                 seed,
@@ -129,10 +137,12 @@ async def shutdown(app: Any) -> None:
         await asyncio.to_thread(stop_pool, hints.pool, wait=True)
 
 
-def _seed(table_id: str, version: int, seat: int) -> int:
-    """The hint's own seed: the same position gives the same hint, and no generator of the
-    table or its bots is touched."""
-    return derive_seed("paiute-hint", table_id, version, seat, separator=":", bits=48)
+def _seed(deal: int, action: int) -> int:
+    """The hint's own seed before action ``action`` of deal ``deal`` (the record's indexes,
+    from 0): the seed the table's review gives that decision, so that both show the same
+    figures; the same position gives the same hint, and no generator of the table or its bots
+    is touched. It depends on public facts only (R9.1: the deal and the move numbers)."""
+    return position_seed(REVIEW_SEED, deal, action)
 
 
 router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)  # the refusals every /api route documents
@@ -140,7 +150,7 @@ router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)  # the refusals eve
 
 @router.post(
     "/tables/{table_id}/hint",
-    summary="The best move for your seat now, and why (only on your move; paiute-hint/1)",
+    summary="The best move for your seat now, and why (only on your move; paiute-hint/2)",
     dependencies=[Limited],
 )
 async def table_hint(table_id: TableId, request: Request) -> dict[str, Any]:
@@ -149,13 +159,18 @@ async def table_hint(table_id: TableId, request: Request) -> dict[str, Any]:
     seat = service.seat_for(rt, bearer_token(request, table_id), required=True)
     assert seat is not None
     table = rt.table
+    moment = table.hint_moment
+    # Refused here (hints off for this seat, not its move) before any work starts.
+    announce = table.plan_hint(seat, moment)
     deal = table.deal
-    if table.status != "playing" or deal is None or deal.is_over or deal.current_seat != seat:
-        raise ServiceError("not_your_turn", N_("a hint is for your own move: it is not your turn now"))
-    if table.is_bot(seat):  # pragma: no cover - a bot's seat has no token
-        raise ServiceError("forbidden", N_("a hint is for a person's seat"))
-    version = table.version
-    key = (table_id, version, seat)
+    assert deal is not None
+    observation = deal.observation(seat)  # taken now, on the loop: the view at that moment
+    number, version = table.deal_number, table.version
+    assert number is not None
+    seed = _seed(number - 1, len(deal.actions))  # the position's, as its review seeds it
+    if announce:
+        version = await service.announce_hint(rt, seat, moment)  # the table sees who asks
+    key = (table_id, moment, seat)
     hints = _hints_of(request)
     remembered = hints.remembered(key)
     if remembered is not None:
@@ -163,9 +178,8 @@ async def table_hint(table_id: TableId, request: Request) -> dict[str, Any]:
     else:
         running = hints.running.get(key)
         if running is None:
-            observation = deal.observation(seat)  # taken now, on the loop: one consistent view
-            running = hints.start(key, observation, _seed(table_id, version, seat))
+            running = hints.start(key, observation, seed)
         # shield: a client that goes away does not cancel the work another request may await
         answer = await asyncio.shield(running)
         hints.remember(key, answer)
-    return {"table": table_id, "version": version, "deal": table.deal_number, **answer}
+    return {"table": table_id, "version": version, "deal": number, **answer}

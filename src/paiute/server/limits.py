@@ -60,8 +60,11 @@ class Limits:
     seats_per_address: int = 4  # seats one address may take at one table
     ws_per_seat: int = 4  # WebSocket connections open at once for one seat
     ws_per_address: int = 64  # WebSocket connections open at once from one address
+    hello_seconds: float = 5.0  # for a WebSocket's hello, from its opening (then closed, 1008)
     chat_rate: float = 1.0  # chat lines a second one seat may say...
     chat_burst: float = 5.0  # ...in bursts of up to this many
+    logins_per_minute: int = 10  # log-ins and sign-ups one address may try a minute
+    logins_per_name: int = 5  # log-ins a minute into one account name, from any address
     header_seconds: float = 10.0  # to send a request's headers, from connecting
     body_seconds: float = 10.0  # to send a request's body, once its headers are in
     keep_alive_seconds: int = 5  # an idle connection is closed after this

@@ -35,6 +35,9 @@ def upgrade(store: Store) -> None:
     try:
         with store.engine.begin() as connection:
             if store.shared:
+                # A migration may take long, and may wait for another process's: no time limit.
+                connection.execute(text("SET LOCAL statement_timeout = 0"))
+                connection.execute(text("SET LOCAL lock_timeout = 0"))
                 connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK_KEY})
             config.attributes["connection"] = connection
             command.upgrade(config, "head")

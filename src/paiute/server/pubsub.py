@@ -11,7 +11,8 @@ Across processes sharing one PostgreSQL database, every commit also sends
 :class:`Listener` keeps one psycopg 3 async connection LISTENing and hands each notification
 to the service, which reads the new events from the database, applies them and fans them
 out to its own subscribers. After the listening connection is lost and made again, every
-table is caught up, since notifications sent meanwhile are gone. The same channel carries
+table is caught up, since notifications sent meanwhile are gone; the loss is reported to the
+service (``on_lost``: the database may be gone), which logs it. The same channel carries
 each process's presence (who is connected to it, JSON objects: :mod:`paiute.server.presence`).
 """
 
@@ -21,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 __all__ = ["Listener", "Subscriber"]
 
@@ -28,6 +30,8 @@ log = logging.getLogger("paiute.server")
 
 #: Updates a connection may have waiting before it is dropped as too slow.
 QUEUE_LIMIT = 512
+#: The longest pause, in seconds, between two attempts to make the LISTEN connection again.
+RECONNECT_LIMIT = 2.0
 
 
 class Subscriber:
@@ -68,12 +72,17 @@ class Listener:
         on_notify: Callable[[str, int], None],
         on_connect: Callable[[], Awaitable[None]],
         on_presence: Callable[[str], None] | None = None,
+        *,
+        options: dict[str, Any] | None = None,
+        on_lost: Callable[[Exception], None] | None = None,
     ) -> None:
         self.url = url
         self.channel = channel
         self.on_notify = on_notify
         self.on_connect = on_connect
         self.on_presence = on_presence
+        self.options = options or {}  # connection parameters: its timeouts
+        self.on_lost = on_lost
         self.ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -94,7 +103,8 @@ class Listener:
         delay = 0.5
         while True:
             try:
-                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as connection:
+                connecting = psycopg.AsyncConnection.connect(self.url, autocommit=True, **self.options)
+                async with await connecting as connection:
                     await connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
                     # Notifications sent before LISTEN (or while away) are lost: catch up.
                     await self.on_connect()
@@ -111,6 +121,10 @@ class Listener:
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the database went away: try again, a little later each time
-                log.warning("LISTEN connection lost (%s); reconnecting in %.1f s", error, delay)
+                if self.on_lost is not None:
+                    self.on_lost(error)
+                else:
+                    log.warning("LISTEN connection lost (%s); reconnecting in %.1f s", error, delay)
+                log.debug("the LISTEN connection is made again in %.1f s", delay)
                 await asyncio.sleep(delay)
-                delay = min(delay * 2, 5.0)
+                delay = min(delay * 2, RECONNECT_LIMIT)

@@ -6,13 +6,17 @@ after putting it in the queue. One review runs at a time per server process, in 
 process of its own (a review is CPU work; the event loop and the other tables keep going), one
 decision per task so that the page can show progress. A finished review is stored in the
 ``paiute_reviews`` table (migration 0002) with the deal, and read from there afterwards (by any
-server process sharing the database). A deal in progress is never reviewed: after the deal
+server process sharing the database); one stored in an earlier format (:data:`REVIEW_FORMAT`:
+the first gave shares of the pot, not net chips) is made again and replaced. A deal in progress
+is never reviewed: after the deal
 nothing is hidden (R9.3), before it a review would tell who holds what. A private table's
 reviews are shown, like its record, only to its seats and its invitation code.
 
 Each decision is estimated from its seat's observation at that moment only (R9), with
 :func:`review_playouts` playouts (``PAIUTE_REVIEW_PLAYOUTS`` changes it) and seed 0, so the
-review is the one ``paiute review`` makes of the table's record.
+review is the one ``paiute review`` makes of the table's record, and its figures are those the
+hint button gave at that moment (:mod:`paiute.server.hints` seeds and plays out a position as
+the review does).
 """
 
 from __future__ import annotations
@@ -27,11 +31,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
-from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, insert, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, delete, insert, select
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from paiute.analysis.review import (
     DEFAULT_PLAYOUTS,
+    REVIEW_FORMAT,
     Decision,
     DecisionPoint,
     Review,
@@ -53,9 +58,10 @@ from paiute.server.api import (
     service_of,
 )
 from paiute.server.db import JSON_COLUMN, metadata
+from paiute.server.dbcalls import report
 from paiute.server.errors import ServiceError
 
-__all__ = ["MAX_QUEUED", "Reviewer", "review_playouts", "reviews_table", "router", "shutdown"]
+__all__ = ["MAX_QUEUED", "REVIEW_SEED", "Reviewer", "review_playouts", "reviews_table", "router", "shutdown"]
 
 
 def review_playouts(environ: Mapping[str, str] = os.environ) -> int:
@@ -89,6 +95,7 @@ def review_playouts(environ: Mapping[str, str] = os.environ) -> int:
 
 #: Reviews waiting or running at once, per process; more are refused (503) until some finish.
 MAX_QUEUED = 64
+#: The seed of every review on the server (and of the hints, :mod:`paiute.server.hints`).
 REVIEW_SEED = 0
 
 reviews_table = Table(
@@ -121,6 +128,7 @@ def _review_point(job: tuple[DecisionPoint, int, int]) -> Decision:
 def review_json(record: Record, number: int, review: Review) -> dict[str, Any]:
     """What the API returns of a review (the ``paiute review --json`` lines, gathered)."""
     return {
+        "format": REVIEW_FORMAT,
         "deal": number,
         "players": list(record.players),
         "playouts": review.playouts,
@@ -154,14 +162,23 @@ class Reviewer:
     def _save(self, table_id: str, number: int, data: dict[str, Any]) -> None:
         row = {"table_id": table_id, "deal": number, "playouts": self.playouts, "data": data}
         with contextlib.suppress(IntegrityError), self._store.engine.begin() as connection:
-            # Another process sharing the database stored it first: the same review.
+            # A review stored in an earlier format goes; one another process sharing the
+            # database stored first (the IntegrityError) is the same review.
+            connection.execute(
+                delete(reviews_table).where(
+                    reviews_table.c.table_id == table_id, reviews_table.c.deal == number
+                )
+            )
             connection.execute(insert(reviews_table).values(**row, created=time.time()))
 
     # -- the queue ------------------------------------------------------------------------------
 
     async def status(self, table_id: str, number: int, record: Record) -> dict[str, Any]:
-        stored = await asyncio.to_thread(self._load, table_id, number)
-        if stored is not None:
+        try:
+            stored = await asyncio.to_thread(self._load, table_id, number)
+        except SQLAlchemyError as error:
+            raise report(self._store, error, write=False) from None
+        if stored is not None and stored.get("format") == REVIEW_FORMAT:  # else made again
             return {"status": "ready", **stored}
         job = self._jobs.get((table_id, number))
         if job is None:

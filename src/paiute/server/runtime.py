@@ -10,10 +10,11 @@ import asyncio
 import hashlib
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from paiute.players import Player
 from paiute.server import views
+from paiute.server.db import DatabaseTimeouts
 from paiute.server.presence import Remote
 from paiute.server.pubsub import Subscriber
 from paiute.server.table import LiveTable
@@ -42,9 +43,15 @@ class Settings:
     away_grace: float = 30.0  # seconds a seat whose player went waits before the bot plays it
     turn_seconds: int = 30  # the turn clock of a new table unless it sets its own...
     bank_seconds: int = 60  # ...and each seat's time bank
+    #: A table where no person has been for this many minutes ends (0: never); see
+    #: :meth:`~paiute.server.core.ServiceCore.sweep` (``paiute serve --abandon-after``).
+    abandon_minutes: int = 30
     #: Tests only: deal from a generator with this seed instead of the secure source (R10.1).
     #: Anyone who knows it knows every hand (``paiute serve --insecure-deal-seed``, loopback only).
     insecure_deal_seed: int | None = None
+    #: How long a database call may take (``paiute serve --db-connect-timeout``,
+    #: ``--db-statement-timeout``, ``--db-lock-timeout``; :mod:`paiute.server.dbcalls`).
+    db_timeouts: DatabaseTimeouts = field(default_factory=DatabaseTimeouts)
 
 
 def hash_token(token: str) -> str:
@@ -73,6 +80,12 @@ class Runtime:
         self.presence_publish = False  # the next presence frame also goes to the other processes
         # What the other processes sharing the database hold of this table (paiute.server.presence)
         self.remote: dict[str, Remote] = {}
+        # When a person was last known at the table beyond its events (a connection of their
+        # seat, a request by their seat token), and the latest of those written to the
+        # database (the abandoned-table sweep reads it back after a restart).
+        self.seen = 0.0
+        self.touched = 0.0
+        self.loaded = 0.0  # when this process read the table (its presence not yet heard)
 
     def local_seats(self) -> frozenset[int]:
         """The seats with a connection to this process."""
@@ -92,6 +105,18 @@ class Runtime:
                 away[seat] = min(deadline, away.get(seat, deadline))
         shown = tuple(sorted((seat, due) for seat, due in away.items() if seat not in seats))
         return views.Presence(seats, spectators, shown)
+
+    def people_connected(self) -> frozenset[int]:
+        """The persons' seats connected to any process, less those whose player left the
+        match: who keeps the table from being abandoned (spectators never do)."""
+        seats = self.local_seats().union(*(remote.seats for remote in self.remote.values()))
+        return frozenset(seat for seat in seats if self.table.autoplay.get(seat) != "left")
+
+    def saw(self, seat: int | None, now: float) -> None:
+        """A person of ``seat`` is at the table now (a bot, a spectator or a player who left
+        the match does not count)."""
+        if seat is not None and self.table.autoplay.get(seat) != "left":
+            self.seen = max(self.seen, now)
 
     def connected_here(self, seat: int) -> bool:
         """Whether ``seat`` has a connection to this process."""

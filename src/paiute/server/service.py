@@ -15,12 +15,17 @@ import secrets
 from typing import Any
 
 from paiute.actions import Action
+from paiute.analysis.lesson import YOU
 from paiute.errors import N_, PaiuteError
+from paiute.i18n import DEFAULT_LANGUAGE
 from paiute.record import Record
 from paiute.rules import RuleSet
 from paiute.server import views
+from paiute.server.accounts import Account
+from paiute.server.availability import service_message
 from paiute.server.core import ServiceCore
 from paiute.server.errors import ServiceError
+from paiute.server.lesson import lesson_config, parse_input
 from paiute.server.pubsub import Subscriber
 from paiute.server.runtime import Plan, Runtime, Settings, hash_token, new_token
 from paiute.server.table import LiveTable
@@ -48,14 +53,21 @@ class Service(ServiceCore):
         seat = rt.table.seat_of(hash_token(token))
         if seat is None and not lenient:
             raise ServiceError("bad_token", N_("this seat token is not valid at this table"))
+        rt.saw(seat, self.clock())  # a person is at the table: it is not abandoned
         return seat
 
-    async def create(self, request: dict[str, Any], *, start: bool = False) -> dict[str, Any]:
+    async def create(
+        self, request: dict[str, Any], *, start: bool = False, account: Account | None = None
+    ) -> dict[str, Any]:
         """A new table with its creator at seat 0 (``start``: and its match started at once).
 
         A table has a turn clock unless it is private and asks for none (``turn_seconds``
-        null): a public table must not wait for ever on an absent player.
+        null): a public table must not wait for ever on an absent player. A rated table
+        (``rated``) is made by a logged-in ``account``, which takes seat 0 under its name.
         """
+        rated = bool(request.get("rated"))
+        if rated and account is None:
+            raise ServiceError("forbidden", N_("log in to make a rated table: its players are accounts"))
         options = dict(request.get("options") or {})
         if request.get("stake") is not None:
             options["stake"] = request["stake"]
@@ -80,25 +92,45 @@ class Service(ServiceCore):
                 max_deals=request.get("max_deals"),
                 invite=secrets.token_urlsafe(9) if private else None,
                 bank_seconds=0 if seconds is None else settings.bank_seconds if bank is None else bank,
+                hints=bool(request.get("hints")),
+                rated=rated,
             )
         except PaiuteError as error:
             raise ServiceError("bad_request", str(error), _rule_of(str(error)), cause=error) from None
-        created = await self._open(config, request["player_name"], 0)
+        if rated and account is not None:
+            created = await self._open(config, account.name, 0, account=account.id)
+        else:
+            created = await self._open(config, request["player_name"], 0)
         if start:
             rt = self.runtimes[created["table"]["id"]]
             await self._commit(rt, lambda t: t.plan_start(0))
             created["table"] = views.summary(rt.table, rt.presence())
         return created
 
+    async def create_lesson(self, name: str) -> dict[str, Any]:
+        """A lesson table (:mod:`paiute.server.lesson`) with ``name`` at seat 0, started."""
+        created = await self._open(lesson_config(secrets.token_urlsafe(9)), name, YOU)
+        rt = self.runtimes[created["table"]["id"]]
+        await self._commit(rt, lambda t: t.plan_start(YOU))
+        created["table"] = views.summary(rt.table, rt.presence())
+        return created
+
     async def _open(
-        self, config: TableConfig, name: str, seat: int, table_id: str | None = None
+        self,
+        config: TableConfig,
+        name: str,
+        seat: int,
+        table_id: str | None = None,
+        *,
+        account: str | None = None,
     ) -> dict[str, Any]:
-        """Store a new table with ``name`` sitting at ``seat``; the seat's token and links."""
+        """Store a new table with ``name`` (of ``account``, at a rated table) sitting at
+        ``seat``; the seat's token and links."""
         table_id = table_id or secrets.token_urlsafe(8)
         token = new_token()
         now = self.clock()
         table = LiveTable(table_id, config, now, deals=self.deals)
-        events = table.number(table.plan_join(name, seat, hash_token(token), config.invite), now)
+        events = table.number(table.plan_join(name, seat, hash_token(token), config.invite, account), now)
         await self._db(self.store.create, table_id, config.to_json(), config.private, now, events)
         for item in events:
             table.apply(item)
@@ -129,14 +161,15 @@ class Service(ServiceCore):
                 if config.private:
                     config = dataclasses.replace(config, invite=secrets.token_urlsafe(9))
                 name = old.seats[seat].name or f"Seat {seat + 1}"
-                return await self._open(config, name, seat, new_id)
+                return await self._open(config, name, seat, new_id, account=old.seats[seat].account)
         new = await self.runtime(new_id)
         fresh = new_token()
         digest = hash_token(fresh)
         name = old.seats[seat].name or f"Seat {seat + 1}"
         free = not new.table.seats[seat].taken
         invite = new.table.config.invite
-        await self._commit(new, lambda t: t.plan_join(name, seat if free else None, digest, invite))
+        account = old.seats[seat].account  # a rated table's seat is its account's again
+        await self._commit(new, lambda t: t.plan_join(name, seat if free else None, digest, invite, account))
         taken = new.table.seat_of(digest)
         return {
             "table": views.summary(new.table, new.presence()),
@@ -146,18 +179,57 @@ class Service(ServiceCore):
             "invite": None if invite is None else f"/t/{new_id}?invite={invite}",
         }
 
-    async def join(self, table_id: str, name: str, seat: int | None, invite: str | None) -> dict[str, Any]:
+    async def join(
+        self, table_id: str, name: str, seat: int | None, invite: str | None, account: Account | None = None
+    ) -> dict[str, Any]:
+        """Take a seat as ``name``; at a rated table, as the logged-in ``account`` (its name)."""
         rt = await self.runtime(table_id)
         token = new_token()
         digest = hash_token(token)
-        await self._commit(rt, lambda t: t.plan_join(name, seat, digest, invite))
+        account_id = None if account is None else account.id
+        if account is not None and rt.table.config.rated:
+            name = account.name
+        await self._commit(rt, lambda t: t.plan_join(name, seat, digest, invite, account_id))
         taken = rt.table.seat_of(digest)
         return {"seat": taken, "token": token, "seat_link": f"/t/{table_id}#seat={token}"}
 
+    async def fresh_seat_link(self, table_id: str, seat: int, held_with: str) -> dict[str, Any]:
+        """A new token for ``seat``, whose holder took it with the token hashed ``held_with``
+        (an account's seat, opened on another device); the seat's other tokens stay valid."""
+        rt = await self.runtime(table_id, fresh=True)
+        token = new_token()
+        digest = hash_token(token)
+
+        def plan(table: LiveTable) -> list[Draft]:
+            if table.seat_of(held_with) != seat:
+                raise ServiceError("forbidden", N_("you no longer hold a seat at this table"))
+            return table.plan_relink(seat, digest)
+
+        await self._commit(rt, plan)
+        return {
+            "table_id": table_id,
+            "seat": seat,
+            "token": token,
+            "seat_link": f"/t/{table_id}#seat={token}",
+        }
+
+    async def announce_hint(self, rt: Runtime, seat: int, moment: int) -> int:
+        """Tell the table that ``seat`` asked for a hint at ``moment`` (where hint_policy says
+        the table is told; once a seat and moment); the table's version after."""
+        return await self._commit(rt, lambda t: t.plan_hint(seat, moment))
+
     async def command(
-        self, table_id: str, token: str | None, kind: str, client_id: str, fields: dict[str, Any]
+        self,
+        table_id: str,
+        token: str | None,
+        kind: str,
+        client_id: str,
+        fields: dict[str, Any],
+        lang: str = DEFAULT_LANGUAGE,
     ) -> dict[str, Any]:
-        """A seated player's message: ``action``, ``cut``, ``chat``, ``start`` or ``leave``."""
+        """A seated player's message: ``action``, ``cut``, ``chat``, ``start``, ``leave``... and
+        at a lesson table ``lesson``, whose acknowledgement carries the coach's answer
+        (``coach``, in ``lang``; None for a repeated id)."""
         rt = await self.runtime(table_id)
         seat = self.seat_for(rt, token, required=True)
         assert seat is not None
@@ -171,7 +243,15 @@ class Service(ServiceCore):
                 claimed=claimed,
             )
         plan: Plan
-        if kind == "action":
+        coach: list[dict[str, Any]] = []
+        if kind == "lesson":
+            what = parse_input(fields)
+
+            def plan(t: LiveTable) -> list[Draft]:
+                answer, drafts = t.plan_lesson(seat, what, lang)
+                coach.append(answer)
+                return drafts
+        elif kind == "action":
             try:
                 action = Action.parse(str(fields.get("action", "")))
             except PaiuteError as error:
@@ -213,6 +293,8 @@ class Service(ServiceCore):
             expected=fields.get("expected_version"),
             digest=digest,
         )
+        if kind == "lesson":
+            return {"id": client_id, "version": version, "coach": coach[-1] if coach else None}
         return {"id": client_id, "version": version}
 
     async def list_tables(
@@ -227,7 +309,7 @@ class Service(ServiceCore):
         """The lobby's public tables, newest first: those with a free seat (``open_seats``), of
         a preset, of a stake; one page of ``per_page``."""
         found = []
-        for table_id in await self._db(self.store.public_ids, self.settings.list_limit):
+        for table_id in await self.calls.read(self.store.public_ids, self.settings.list_limit):
             try:
                 rt = await self.runtime(table_id)
             except ServiceError:
@@ -276,8 +358,19 @@ class Service(ServiceCore):
         self, table_id: str, token: str | None, since: int | None, *, patches: bool = False
     ) -> tuple[Runtime, Subscriber, dict[str, Any]]:
         """Register a connection and build its welcome, with no update lost or repeated between
-        (``patches``: its updates patch the View, :mod:`paiute.server.updates`)."""
-        rt = await self.runtime(table_id, fresh=True)
+        (``patches``: its updates patch the View, :mod:`paiute.server.updates`).
+
+        While the database is unavailable, a table this process holds is welcomed as it holds
+        it, and the client is told (a ``service`` message); what other processes stored
+        meanwhile comes as updates once the database is back (every table is caught up then).
+        """
+        rt = await self.runtime(table_id)
+        if self.store.shared:
+            try:
+                await self._refresh(rt)
+            except ServiceError as error:
+                if error.code != "unavailable":
+                    raise
         seat = self.seat_for(rt, token, required=False)
         sub = Subscriber(seat, patches=patches)
         # No await from here on: the welcome is version N and the queue gets N+1 onwards.
@@ -292,6 +385,8 @@ class Service(ServiceCore):
             "events": [] if since is None else views.events_for(table, since, seat),
         }
         sub.push(views.dumps(welcome))  # first in the queue
+        if not self.store.availability.ok:
+            sub.push(views.dumps(service_message(False)))
         if patches:
             rt.updates.welcomed(table, seat, state)  # the base of its first patch
         if seat is not None:
@@ -303,10 +398,15 @@ class Service(ServiceCore):
         self._push_presence(rt)
         return rt, sub, welcome
 
+    def connection_count(self) -> int:
+        """The WebSocket connections open to this process's tables."""
+        return sum(len(rt.subscribers) for rt in self.runtimes.values())
+
     def disconnect(self, rt: Runtime, sub: Subscriber) -> None:
         rt.subscribers.discard(sub)
         table = rt.table
         seat = sub.seat
+        rt.saw(seat, self.clock())  # the person was at the table until now
         if (
             seat is not None
             and not rt.connected(seat)

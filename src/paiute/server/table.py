@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from paiute.actions import Action
+from paiute.analysis import lesson as script
+from paiute.analysis.lesson import Step
 from paiute.cards import Card
 from paiute.chance import Chance, RecordedChance
 from paiute.deal import Deal, Phase
@@ -33,8 +35,10 @@ from paiute.fairness import (
 from paiute.match import Match
 from paiute.players import Player
 from paiute.rules import RuleSet
+from paiute.server import lesson
 from paiute.server.deals import SECURE_DEALS, DealSource
 from paiute.server.errors import ServiceError
+from paiute.server.lesson import LESSON_DEALS, LessonInput
 from paiute.server.names import NAME_LIMIT, clashes  # noqa: F401 (NAME_LIMIT: re-exported)
 from paiute.server.proofs import DealProof, Pending, QueuedChance
 from paiute.server.tabledata import (  # noqa: F401 (re-exported: the table's values)
@@ -48,12 +52,14 @@ from paiute.server.tabledata import (  # noqa: F401 (re-exported: the table's va
     IN_MATCH,
     STATUSES,
     Draft,
+    HintPolicy,
     Seat,
     TableConfig,
     TableEvent,
     bot_name,
     clean_chat,
     clean_name,
+    hint_policy,
     status_after,
 )
 
@@ -79,6 +85,10 @@ _NOT_PLAYING: dict[str, str] = {
 }
 
 
+#: Fresh seat links (``relinked`` events) one seat may be given: each is an event of the table.
+RELINKS_PER_SEAT = 64
+
+
 # -- the table ----------------------------------------------------------------------------
 
 
@@ -94,7 +104,10 @@ class LiveTable:
         deals: DealSource = SECURE_DEALS,
     ) -> None:
         self.id = table_id
-        self.deals = deals  # where the plans' chance comes from (R10.1; seeded only in tests)
+        # Where the plans' chance comes from (R10.1; seeded only in tests; a lesson's is its deal).
+        self.deals: DealSource = LESSON_DEALS if config.lesson else deals
+        #: The step of a lesson table's coach (paiute.server.lesson), None at other tables.
+        self.lesson: Step | None = Step.WELCOME if config.lesson else None
         self.config = config
         self.created = created
         self.seats = [Seat() for _ in range(config.seats)]
@@ -116,10 +129,15 @@ class LiveTable:
         self.banks = [float(config.bank_seconds)] * config.seats
         self.autoplay: dict[int, str] = {}  # person seats the bot plays for now, and why
         self.rematch: str | None = None  # the id of the rematch table, once one is made
+        # The moment a hint is worked out for (its seed and cache key): the version of the last
+        # event that was not a hint announcement, so a hint asked again is the same hint.
+        self.hint_moment = 0
+        self.hints_asked: dict[int, int] = {}  # seat -> the moment its last ask was announced
         self._host: str | None = None  # the creator's token hash (the first to sit down)
         self._pending: Pending | None = None
         self._chance: QueuedChance | None = None
-        self._tokens: dict[str, int] = {}
+        self._tokens: dict[str, int] = {}  # every token hash that holds a seat -> the seat
+        self.relinks: dict[int, int] = {}  # fresh seat links given to each seat's holder
 
     # -- what the table is now -------------------------------------------------------------
 
@@ -201,6 +219,15 @@ class LiveTable:
         """The seats held by people (not bots)."""
         return [index for index, seat in enumerate(self.seats) if seat.taken and seat.bot is None]
 
+    def people_playing(self, seat: int | None = None) -> int:
+        """The people who play at the table now: the persons' seats the bot does not play, and
+        ``seat`` (the one asking) whoever plays it."""
+        return sum(1 for index in self.persons() if index not in self.autoplay or index == seat)
+
+    def hints_for(self, seat: int | None) -> HintPolicy:
+        """Whether ``seat`` (None: a spectator) may ask for a hint now, and why (hint_policy)."""
+        return hint_policy(self.config, self.people_playing(seat))
+
     def nobody_left(self) -> bool:
         """Whether every person's seat is played by the bot: nobody is there to play with."""
         return all(seat in self.autoplay for seat in self.persons())
@@ -236,6 +263,8 @@ class LiveTable:
         if handler is None:
             raise PaiuteError(f"table {self.id}: unknown event type {event.type!r}")
         handler(event)
+        if event.type != "hint":
+            self.hint_moment = event.version
         number = event.data.get("deal")
         event.deal = number if isinstance(number, int) else self.deal_number
         self.version = event.version
@@ -250,7 +279,7 @@ class LiveTable:
     def _on_joined(self, event: TableEvent) -> None:
         assert event.seat is not None
         token = event.secret.get("token")
-        self.seats[event.seat] = Seat(event.data["name"], token, None)
+        self.seats[event.seat] = Seat(event.data["name"], token, None, event.secret.get("account"))
         if token is not None:
             self._tokens[token] = event.seat
             if self._host is None:
@@ -258,10 +287,16 @@ class LiveTable:
 
     def _on_left(self, event: TableEvent) -> None:
         assert event.seat is not None
-        token = self.seats[event.seat].token
-        if token is not None:
-            self._tokens.pop(token, None)
+        # Every token of the seat goes: the one it was taken with and the fresh seat links.
+        for token in [token for token, seat in self._tokens.items() if seat == event.seat]:
+            del self._tokens[token]
+        self.relinks.pop(event.seat, None)
         self.seats[event.seat] = Seat()
+
+    def _on_relinked(self, event: TableEvent) -> None:
+        assert event.seat is not None
+        self._tokens[event.secret["token"]] = event.seat
+        self.relinks[event.seat] = self.relinks.get(event.seat, 0) + 1
 
     def _on_started(self, event: TableEvent) -> None:
         for key, spec in event.data["bots"].items():
@@ -339,8 +374,15 @@ class LiveTable:
         if self.actor() == event.seat:
             self.turn_started = event.created  # the clock starts afresh for the one who is back
 
+    def _on_hint(self, event: TableEvent) -> None:
+        assert event.seat is not None
+        self.hints_asked[event.seat] = self.hint_moment
+
     def _on_rematch(self, event: TableEvent) -> None:
         self.rematch = event.data["table"]
+
+    def _on_lesson(self, event: TableEvent) -> None:
+        self.lesson = Step(event.data["step"])
 
     def _on_chat(self, event: TableEvent) -> None:
         self.chat.append(event)
@@ -360,13 +402,26 @@ class LiveTable:
 
     # -- plans: what a request would add (nothing changes here) -------------------------------
 
-    def plan_join(self, name: str, seat: int | None, token_hash: str, invite: str | None) -> list[Draft]:
+    def plan_join(
+        self, name: str, seat: int | None, token_hash: str, invite: str | None, account: str | None = None
+    ) -> list[Draft]:
+        """A person sits down. ``account``: the id of the account they are logged in with; a
+        rated table seats only accounts, each once (the seat keeps it, server-only)."""
         # The invitation first: a stranger learns nothing of a private table, not even whether
         # its match has started.
         if self.config.private and invite != self.config.invite:
             raise ServiceError("forbidden", N_("this table is private: joining needs its invitation link"))
         if self.status != "waiting":
             raise ServiceError("conflict", N_("the match has started: you can watch it as a spectator"))
+        secret = {"token": token_hash}
+        if self.config.rated:
+            if account is None:
+                raise ServiceError(
+                    "forbidden", N_("only players logged in to an account can sit at a rated table")
+                )
+            if any(held.account == account for held in self.seats):
+                raise ServiceError("conflict", N_("your account already has a seat at this table"))
+            secret["account"] = account
         name = clean_name(name)
         if clashes(name, self.names()):
             raise ServiceError(
@@ -388,7 +443,7 @@ class LiveTable:
             )
         elif seat not in free:
             raise ServiceError("conflict", N_("seat {seat} is taken"), seat=seat)
-        return [Draft("joined", seat, {"name": name}, {"token": token_hash})]
+        return [Draft("joined", seat, {"name": name}, secret)]
 
     def plan_leave(self, seat: int) -> list[Draft]:
         """Before the start the seat is freed; during the match the bot plays it to the end
@@ -402,11 +457,23 @@ class LiveTable:
             raise ServiceError("conflict", N_("you have already left this match"))
         drafts = [Draft("autoplay", seat, {"reason": "left"})]
         if all(self.autoplay.get(other) == "left" for other in self.persons() if other != seat):
-            drafts.append(Draft("closed", None, {"reason": "every player has left"}))
+            drafts.append(Draft("closed", None, {"reason": "every player has left", "cause": "left"}))
         return drafts
 
+    def plan_abandon(self, minutes: int) -> list[Draft]:
+        """Nobody has been at the table for ``minutes``: it ends, as when every person has
+        left. Its finished deals stay (record, replays, proofs); a deal being cut or played is
+        left unfinished: nobody wins it and its commitment is never revealed."""
+        if self.status == "closed":
+            raise ServiceError("conflict", N_("the table is closed"))
+        reason = f"nobody played for {minutes} minutes"
+        return [Draft("closed", None, {"reason": reason, "cause": "idle", "idle_minutes": minutes})]
+
     def plan_autoplay(self, seat: int, reason: str, *, by: int | None = None) -> list[Draft]:
-        """Hand ``seat`` to the bot (``by``: the host who does it, else the server)."""
+        """Hand ``seat`` to the bot (``by``: the host who does it, else the server); never at a
+        lesson table, which waits for its person (the coach asks for each move)."""
+        if self.lesson is not None:
+            raise ServiceError("conflict", N_("a lesson waits for its player: no bot plays their seat"))
         if self.status not in IN_MATCH:
             raise ServiceError("conflict", N_("a seat is handed to the bot only during a match"))
         if by is not None and by != self.host:
@@ -416,6 +483,20 @@ class LiveTable:
         if seat in self.autoplay:
             raise ServiceError("conflict", N_("the bot already plays seat {seat}"), seat=seat)
         return [Draft("autoplay", seat, {"reason": reason})]
+
+    def plan_relink(self, seat: int, token_hash: str) -> list[Draft]:
+        """One more token for ``seat`` (a fresh seat link for its holder's account, on another
+        device): the seat's other tokens stay valid. At most :data:`RELINKS_PER_SEAT` a seat."""
+        if not 0 <= seat < len(self.seats) or self.seats[seat].token is None:
+            raise ServiceError("conflict", N_("seat {seat} is not held by a person"), seat=seat)
+        if self.relinks.get(seat, 0) >= RELINKS_PER_SEAT:
+            raise ServiceError(
+                "rate_limited",
+                N_("seat {seat} has had {limit} fresh seat links: use one of those"),
+                seat=seat,
+                limit=RELINKS_PER_SEAT,
+            )
+        return [Draft("relinked", seat, {}, {"token": token_hash})]
 
     def plan_return(self, seat: int) -> list[Draft]:
         """The seat's player takes it back from the bot."""
@@ -454,7 +535,8 @@ class LiveTable:
         names: list[str | None] = self.names()
         for index in empty:
             assert spec is not None
-            names[index] = bot_name(spec, index, names)
+            name = lesson.bot_names().get(index) if self.config.lesson else None
+            names[index] = name if name and not clashes(name, names) else bot_name(spec, index, names)
         # R2.3: the first dealer is chosen at random (R10.1: securely).
         dealer = self.deals.dealer(len(self.seats))
         started = Draft("started", seat, {"bots": bots, "names": names, "dealer": dealer})
@@ -465,16 +547,21 @@ class LiveTable:
         if self.status != "deal_over":
             raise ServiceError("conflict", N_("no deal has just ended"))
         assert self.match is not None
-        reason = self._end_reason()
-        if reason is not None:
-            return [Draft("closed", None, {"reason": reason})]
+        ending = self._ending()
+        if ending is not None:
+            return [Draft("closed", None, ending)]
         return [self._commit_deal(len(self.match.deals) + 1, self.match.next_dealer)]
 
-    def _end_reason(self) -> str | None:
+    def _ending(self) -> dict[str, Any] | None:
+        """Why the match ends after this deal, if it does: the ``closed`` event's data, its
+        English ``reason`` and the machine fields the pages say it with (``cause`` and its
+        count of ``deals`` or the ``seats`` that cannot pay)."""
         assert self.match is not None
         limit = self.config.max_deals
         if limit is not None and len(self.match.results) >= limit:
-            return f"the {limit} deals of the match have been played"
+            played = "the only deal" if limit == 1 else f"the {limit} deals"
+            verb = "has" if limit == 1 else "have"
+            return {"reason": f"{played} of the match {verb} been played", "cause": "deals", "deals": limit}
         rules = self.rules
         short = [
             index
@@ -483,7 +570,8 @@ class LiveTable:
         ]
         if short:
             names = ", ".join(self.match.players[index] for index in short)
-            return f"{names} cannot pay the next stake (R8.2)"
+            reason = f"{names} cannot pay the next stake (R8.2)"
+            return {"reason": reason, "cause": "stake", "seats": short}
         return None
 
     def _commit_deal(self, number: int, dealer: int) -> Draft:
@@ -517,7 +605,12 @@ class LiveTable:
         ]
 
     def plan_action(self, seat: int, action: Action, by: str) -> list[Draft]:
-        """One action by ``seat``; refused with the rule it breaks (R4, R6, R7)."""
+        """One action by ``seat``; refused with the rule it breaks (R4, R6, R7). At a lesson
+        table the person's moves go through the coach instead (:meth:`plan_lesson`)."""
+        if self.lesson is not None and not self.is_bot(seat):
+            raise ServiceError(
+                "conflict", N_("at a lesson table, each move is a lesson message: the coach checks it")
+            )
         deal = self._playing_deal()
         if seat != deal.current_seat:
             raise ServiceError(
@@ -528,6 +621,39 @@ class LiveTable:
             )
         chance = CommittingChance(self._rebuild_chance())
         return self._play(deal.copy(chance), chance, action, seat, by)
+
+    def plan_lesson(self, seat: int, what: LessonInput, lang: str) -> tuple[dict[str, Any], list[Draft]]:
+        """The person's input ``what`` at a lesson table: the coach's answer (worded by the page
+        in ``lang``, :func:`~paiute.server.lesson.reply`) and the drafts, none unless the input
+        is the step's own: then its action, if it has one, and the lesson's next step."""
+        step = self.lesson
+        deal = self.deal
+        if step is None:
+            raise ServiceError("conflict", N_("this is not a lesson table"))
+        if deal is None or self.status == "cut":
+            raise ServiceError("conflict", N_("the lesson begins once the cards are dealt"))
+        check = lesson.check(step, deal, what)
+        if not check.advance or step is Step.DONE:  # nothing to store: the coach's answer only
+            return lesson.reply(check, step, deal, lang), []
+        if self.status == "closed":
+            raise ServiceError("conflict", N_("the table is closed"))
+        drafts: list[Draft] = []
+        if check.play is not None:
+            chance = CommittingChance(self._rebuild_chance())
+            trial = deal.copy(chance)
+            drafts = self._play(trial, chance, check.play, seat, "player")
+            check, deal = script.played(step, trial), trial
+        drafts.append(Draft("lesson", seat, {"step": script.next_step(step).value}))
+        return lesson.reply(check, step, deal, lang), drafts
+
+    def coach_waits(self) -> bool:
+        """Whether a lesson table's coach waits for its person: the step can be taken now, so
+        the bots, and the match's end, wait for it (until the last step)."""
+        step = self.lesson
+        deal = self.deal
+        if step is None or step is Step.DONE or deal is None or self.status not in ("playing", "deal_over"):
+            return False
+        return script.ready(step, deal)
 
     def plan_turn(self, seat: int, player: Player, by: str, *, whole_turn: bool) -> list[Draft]:
         """``player`` (a bot) plays for ``seat``: one action, or the rest of its turn."""
@@ -569,6 +695,28 @@ class LiveTable:
         if trial.is_over:
             drafts.append(Draft("deal_over", None, {}))
         return drafts
+
+    def plan_hint(self, seat: int, moment: int) -> list[Draft]:
+        """``seat`` asks for a hint at ``moment``: refused when hints are off for it or it is
+        not its move; where asks are told to the table (hint_policy), the announcement, once a
+        seat and moment. It names the seat only, never the hint or a card (R9)."""
+        policy = self.hints_for(seat)
+        policy.check()
+        deal = self.deal
+        if self.status != "playing" or deal is None or deal.is_over or deal.current_seat != seat:
+            raise ServiceError("not_your_turn", N_("a hint is for your own move: it is not your turn now"))
+        if self.is_bot(seat):  # pragma: no cover - a bot's seat has no token
+            raise ServiceError("forbidden", N_("a hint is for a person's seat"))
+        if moment != self.hint_moment:
+            raise ServiceError(
+                "conflict",
+                N_("the table has moved on: it is at version {version}, not {expected}"),
+                version=self.hint_moment,
+                expected=moment,
+            )
+        if not policy.announced or self.hints_asked.get(seat) == moment:
+            return []
+        return [Draft("hint", seat)]
 
     def plan_chat(self, seat: int, text: str) -> list[Draft]:
         if self.status == "closed":

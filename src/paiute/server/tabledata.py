@@ -26,15 +26,18 @@ __all__ = [
     "CHAT_PER_SEAT",
     "CHAT_STORED",
     "CLOCK_BOT",
+    "HINT_REASONS",
     "IN_MATCH",
     "STATUSES",
     "Draft",
+    "HintPolicy",
     "Seat",
     "TableConfig",
     "TableEvent",
     "bot_name",
     "clean_chat",
     "clean_name",
+    "hint_policy",
     "status_after",
 ]
 
@@ -75,11 +78,18 @@ class TableConfig:
     max_deals: int | None = None
     invite: str | None = None  # the invitation code of a private table
     bank_seconds: int = 0  # each seat's time bank, spent when a turn takes longer than turn_seconds
+    hints: bool = False  # hints between people: allowed, each ask told to the table (hint_policy)
+    rated: bool = False  # a rated match: accounts only, no bots, a clock, no hints (paiute.server.ratings)
+    lesson: bool = False  # "Learn to play": the prepared deal and its coach (paiute.server.lesson)
 
     def __post_init__(self) -> None:
         self.rules.check_players(self.seats)  # R2.1, R4.6
         if self.bots is not None and self.bots not in BOTS:
             raise PaiuteError(f"unknown bot {self.bots!r} (bots: {', '.join(BOTS)})")
+        if self.rated:
+            _check_rated(self)
+        if self.lesson and (self.rated or not self.private):
+            raise PaiuteError("a lesson table is private and never rated")
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -93,6 +103,9 @@ class TableConfig:
             "max_deals": self.max_deals,
             "invite": self.invite,
             "bank_seconds": self.bank_seconds,
+            "hints": self.hints,
+            "rated": self.rated,
+            "lesson": self.lesson,
         }
 
     @classmethod
@@ -108,7 +121,78 @@ class TableConfig:
             max_deals=data.get("max_deals"),
             invite=data.get("invite"),
             bank_seconds=data.get("bank_seconds", 0),
+            hints=data.get("hints", False),
+            rated=data.get("rated", False),
+            lesson=data.get("lesson", False),
         )
+
+
+def _check_rated(config: TableConfig) -> None:
+    """Refuse a rated table that could not be rated: every seat is a person (no bots fill
+    the empty ones), the clock runs (nobody can stall a rated match), no hints."""
+    if config.bots is not None:
+        raise ServiceError(
+            "bad_request", N_("a rated table has no bots: every seat is a person with an account")
+        )
+    if config.turn_seconds is None:
+        raise ServiceError("bad_request", N_("a rated table has a turn clock"))
+    if config.hints:
+        raise ServiceError("bad_request", N_("a rated table has no hints"))
+
+
+# -- hints (paiute.server.hints) ----------------------------------------------------------
+
+#: Why hints are on or off for a seat (the View's ``hints.reason``): ``alone`` (one person
+#: with bots: on), ``allowed`` (people, and the creator allowed hints: on, and every ask is
+#: told to the table), ``people`` (people, and the creator did not allow them: off), ``rated``
+#: (a rated match: off for everyone, whoever plays).
+HINT_REASONS = ("alone", "allowed", "people", "rated")
+
+#: Why a hint is refused, for each reason that turns hints off.
+_HINTS_OFF: dict[str, str] = {
+    "people": N_("hints are off at a table of people: the table's creator did not allow them"),
+    "rated": N_("hints are off at a rated table: each player plays on their own"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class HintPolicy:
+    """Whether a seat may ask for a hint now (``on``), why (one of :data:`HINT_REASONS`)."""
+
+    on: bool
+    reason: str
+
+    @property
+    def announced(self) -> bool:
+        """Whether each hint asked for is told to the whole table (never its content, R9)."""
+        return self.reason == "allowed"
+
+    def check(self) -> None:
+        """Refuse a hint (``hints_off``) when hints are off, saying why."""
+        if not self.on:
+            raise ServiceError("hints_off", _HINTS_OFF[self.reason])
+
+
+def hint_policy(config: TableConfig, people: int) -> HintPolicy:
+    """Whether hints are on at a table of ``config`` where ``people`` persons play now.
+
+    One person with bots gains nothing over another person: hints are on. Between people a
+    hint is help the others do not get, so it is off unless the creator allowed it, and then
+    the table is told of every ask. A rated match counts for every seat's rating: hints are
+    off there, even for the last person left with bots. The one place that decides: the hint
+    endpoint and the View both ask it (:meth:`~paiute.server.table.LiveTable.hints_for`).
+
+    >>> config = TableConfig("t", RuleSet(), 3, 100)
+    >>> hint_policy(config, 1), hint_policy(config, 2).on
+    (HintPolicy(on=True, reason='alone'), False)
+    """
+    if config.rated:
+        return HintPolicy(False, "rated")
+    if people <= 1:
+        return HintPolicy(True, "alone")
+    if config.hints:
+        return HintPolicy(True, "allowed")
+    return HintPolicy(False, "people")
 
 
 @dataclass(slots=True)
@@ -118,6 +202,9 @@ class Seat:
     name: str | None = None
     token: str | None = None  # SHA-256 hex of the seat token, never the token itself
     bot: str | None = None
+    # At a rated table, the id of the account the person sat down with (server-only; the
+    # seat's name is then the account's name).
+    account: str | None = None
 
     @property
     def taken(self) -> bool:

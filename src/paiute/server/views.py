@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from paiute.actions import Action, ActionKind
+from paiute.analysis.lesson import YOU
 from paiute.cards import Card
 from paiute.chance import RecordedChance
 from paiute.deal import Deal, Phase
@@ -25,6 +26,7 @@ from paiute.errors import N_
 from paiute.observation import Observation, legal_calls
 from paiute.record import DealRecord, Record
 from paiute.server.errors import ServiceError
+from paiute.server.lesson import lesson_view
 from paiute.server.table import LiveTable, TableEvent
 
 __all__ = [
@@ -77,6 +79,9 @@ def summary(table: LiveTable, presence: Presence) -> dict[str, Any]:
         "stake": config.rules.stake,
         "chips": config.chips,
         "private": config.private,
+        "hints": config.hints,
+        "rated": config.rated,
+        "lesson": config.lesson,
         "turn_seconds": config.turn_seconds,
         "bank_seconds": config.bank_seconds,
         "max_deals": config.max_deals,
@@ -95,6 +100,8 @@ def summary(table: LiveTable, presence: Presence) -> dict[str, Any]:
                 "connected": index in presence.connected,
                 "autoplay": table.autoplay.get(index),
                 "away_until": away.get(index),
+                # At a rated table, the account that plays the seat (its profile's name).
+                "account": seat.name if seat.account is not None else None,
             }
             for index, seat in enumerate(table.seats)
         ],
@@ -139,7 +146,7 @@ def shared_part(table: LiveTable, presence: Presence) -> dict[str, Any]:
 
 
 #: The keys of :func:`own_part`: the View's keys that depend on the seat, besides "observation".
-OWN_KEYS = ("you", "best_call", "call_options", "last_actions", "invite")
+OWN_KEYS = ("you", "best_call", "call_options", "last_actions", "invite", "hints", "lesson")
 
 
 def own_part(
@@ -157,6 +164,9 @@ def own_part(
         "call_options": calls,
         "last_actions": _last_actions(table, seat, seen),
         "invite": _invite(table, seat),
+        "hints": _hints(table, seat),
+        # A lesson table's coach, for its person only (it names cards of their hand, R9).
+        "lesson": None if table.lesson is None or seat != YOU else lesson_view(table.lesson, deal),
     }
 
 
@@ -230,11 +240,23 @@ def event_for(table: LiveTable, event: TableEvent, seat: int | None) -> dict[str
         out["text"] = f"the bot plays for {name(event.seat)} ({data['reason']})"
     elif kind == "returned":
         out["text"] = f"{name(event.seat)} is back and plays again"
+    elif kind == "relinked":  # the token itself is in the server-only secret, never sent
+        out["text"] = f"{name(event.seat)} opened the seat on another device"
+    elif kind == "hint":  # who asked, never the hint or a card (R9)
+        out["text"] = f"{name(event.seat)} asked for a hint"
+    elif kind == "lesson":  # the lesson went on to its next step (paiute.server.lesson)
+        out["step"] = data["step"]
+        out["text"] = f"the lesson goes on: {data['step']}"
     elif kind == "rematch":
         out["table"] = data["table"]
         out["text"] = f"a rematch table is ready: /t/{data['table']}"
     elif kind == "closed":
         out.update(reason=data["reason"], text=f"the match is over: {data['reason']}")
+        for key in ("cause", "deals", "seats"):  # why, for the pages to say it in their language
+            if key in data:
+                out[key] = data[key]
+        if "idle_minutes" in data:  # it ended because nobody was at the table (abandoned)
+            out["idle_minutes"] = data["idle_minutes"]
     else:  # pragma: no cover - every stored type is handled above
         out["text"] = kind
     return out
@@ -408,6 +430,12 @@ def _chat(event: TableEvent) -> dict[str, Any]:
         "name": event.data["name"],
         "text": event.data["text"],
     }
+
+
+def _hints(table: LiveTable, seat: int | None) -> dict[str, Any]:
+    """Whether the viewer may ask for hints now, and why (hint_policy): the page's hint button."""
+    policy = table.hints_for(seat)
+    return {"on": policy.on, "reason": policy.reason}
 
 
 def _invite(table: LiveTable, seat: int | None) -> str | None:

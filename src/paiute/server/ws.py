@@ -3,14 +3,21 @@
 The first message must be ``hello`` (with the seat token, or null for a spectator, and the
 last version the client saw); the server answers ``welcome`` with the state and exactly the
 events after that version, then an ``update`` for every change. Messages with an ``id``
-(``action``, ``cut``, ``chat``, ``start``, ``leave``) are answered with ``ack`` or ``error``;
+(``action``, ``cut``, ``chat``, ``start``, ``leave``, ``lesson``...) are answered with ``ack``
+or ``error`` (a ``lesson`` message's ``ack`` carries the coach's answer);
 a repeated id gets the first ``ack`` again and is not applied twice. Each message is at most
 4096 bytes and a seat may send about 20 a second over all its connections together (a
 spectator's connection as much on its own), chat lines about one a second; past that the
 message is refused (``too_large``, ``rate_limited``) and changes nothing. A seat may hold
 ``ws_per_seat`` connections at once and an address ``ws_per_address``
-(:class:`~paiute.server.limits.Limits`); a private table is shown only to its seats and to
-its invitation code (``invite`` in ``hello``).
+(:class:`~paiute.server.limits.Limits`), each counted from its opening, so connections that
+never say ``hello`` fill the address's share too, and each is closed when its ``hello`` has
+not come within ``hello_seconds``; a private table is shown only to its seats and to its
+invitation code (``invite`` in ``hello``).
+
+The server closes a connection with a code and a short reason (docs/web-protocol.md, *Closing*):
+1008 and an error code after a refusal that ends it (its ``error`` message comes first, but for
+a flood, which had its errors already), 1013 when it fell too far behind.
 
 Everything this connection is sent goes through its queue in order, so an ``ack`` always
 follows the ``update`` of the change it acknowledges.
@@ -28,7 +35,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from paiute.i18n import DEFAULT_LANGUAGE, N_
 from paiute.server import views
-from paiute.server.api import ActionBody, ChatBody, CutBody, SeatBody, StartBody
+from paiute.server.api import ActionBody, ChatBody, CutBody, LessonBody, SeatBody, StartBody
 from paiute.server.errors import ServiceError
 from paiute.server.guard import Guard, client_address, may_see
 from paiute.server.lang import client_language
@@ -38,9 +45,15 @@ from paiute.server.service import Runtime, Service, hash_token
 
 __all__ = ["table_socket"]
 
-HELLO_SECONDS = 15.0
 #: Refused messages in a row after which a flooding connection is closed.
 STRIKES = 200
+#: How the server closes a connection: a WebSocket close code and its reason (at most 123 bytes).
+Closing = tuple[int, str]
+NORMAL: Closing = (1000, "")
+#: A refusal that ends the connection (the reason is the error's code); RFC 6455's policy code.
+POLICY = 1008
+#: A connection that fell too far behind (its client reconnects with ``since``).
+BEHIND: Closing = (1013, "too_far_behind")
 _TABLE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 # The messages that must carry an id, each refusal a whole message.
 _NEEDS_ID: dict[str, str] = {
@@ -57,6 +70,7 @@ _MODELS: dict[str, type[BaseModel]] = {
     "leave": StartBody,
     "return": StartBody,
     "hand_to_bot": SeatBody,
+    "lesson": LessonBody,
 }
 
 
@@ -70,31 +84,49 @@ def _error(error: ServiceError, client_id: str | None = None, lang: str = DEFAUL
 
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """Serve one connection to a table."""
-    service: Service = websocket.app.state.service
-    settings = service.settings
-    await websocket.accept()
-    lang = client_language(websocket)
-    if not 1 <= len(table_id) <= 32 or not set(table_id) <= _TABLE_ID_CHARS:
-        await _refuse(websocket, ServiceError("not_found", N_("there is no such table")), lang)
-        return
-    try:
-        text = await asyncio.wait_for(_receive_text(websocket), timeout=HELLO_SECONDS)
-    except (TimeoutError, WebSocketDisconnect):
-        await _close(websocket)
-        return
     guard: Guard = websocket.app.state.guard
     address = client_address(websocket.scope)
+    await websocket.accept()
+    lang = client_language(websocket)
+    # Counted from the opening, not from the hello: silent connections count against the cap.
     try:
-        hello = _hello(text, settings.max_message)
-        lang = client_language(websocket, hello["lang"])
         guard.open_socket(address)
     except ServiceError as error:
         await _refuse(websocket, error, lang)
         return
     try:
-        await _serve(websocket, service, guard, table_id, hello, lang)
+        await _greet(websocket, guard, table_id, lang)
     finally:
         guard.close_socket(address)
+
+
+async def _greet(websocket: WebSocket, guard: Guard, table_id: str, lang: str) -> None:
+    """Wait for the hello (at most ``hello_seconds``), check it, then serve the connection."""
+    service: Service = websocket.app.state.service
+    if not 1 <= len(table_id) <= 32 or not set(table_id) <= _TABLE_ID_CHARS:
+        await _refuse(websocket, ServiceError("not_found", N_("there is no such table")), lang)
+        return
+    seconds = guard.limits.hello_seconds
+    try:
+        text = await asyncio.wait_for(_receive_text(websocket), timeout=seconds)
+    except TimeoutError:
+        shown = int(seconds) if seconds == int(seconds) else seconds
+        late = ServiceError(
+            "timeout",
+            N_("no hello within {seconds} s of connecting: the connection is closed"),
+            seconds=shown,
+        )
+        await _refuse(websocket, late, lang)
+        return
+    except WebSocketDisconnect:
+        return
+    try:
+        hello = _hello(text, service.settings.max_message)
+        lang = client_language(websocket, hello["lang"])
+    except ServiceError as error:
+        await _refuse(websocket, error, lang)
+        return
+    await _serve(websocket, service, guard, table_id, hello, lang)
 
 
 async def _serve(
@@ -115,8 +147,9 @@ async def _serve(
         await _refuse(websocket, error, lang)
         return
     writer = asyncio.get_running_loop().create_task(_write(websocket, sub))
+    closing = NORMAL
     try:
-        await _read(websocket, service, rt, sub, table_id, hello["token"], lang)
+        closing = await _read(websocket, service, rt, sub, table_id, hello["token"], lang)
     finally:
         if seat is not None:
             guard.close_seat_socket(table_id, seat)
@@ -124,7 +157,7 @@ async def _serve(
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
-        await _close(websocket)
+        await _close(websocket, *closing)
 
 
 async def _receive_text(websocket: WebSocket) -> str:
@@ -182,7 +215,8 @@ async def _read(
     table_id: str,
     token: str | None,
     lang: str = DEFAULT_LANGUAGE,
-) -> None:
+) -> Closing:
+    """Answer the connection's messages until it goes (or must be closed: how, returned)."""
     settings = service.settings
     # One count per seat over all its connections (and its HTTP commands do not share it).
     limiter: Limiter = websocket.app.state.seat_limiter
@@ -194,13 +228,13 @@ async def _read(
         try:
             text = await _receive_text(websocket)
         except WebSocketDisconnect:
-            return
+            return NORMAL
         client_id: str | None = None
         try:
             if not limiter.take(key):
                 strikes += 1
-                if strikes > STRIKES:
-                    return
+                if strikes > STRIKES:  # a flood: every one of them was refused already
+                    return POLICY, "rate_limited"
                 raise ServiceError("rate_limited", N_("too many messages: slow down"))
             strikes = 0
             data = _parse(text, settings.max_message)
@@ -230,12 +264,12 @@ async def _read(
             if kind == "chat" and seated and token is not None:
                 guard.may_chat(table_id, hash_token(token))
             fields = body.model_dump()
-            answer = await service.command(table_id, token, kind, fields.pop("id"), fields)
+            answer = await service.command(table_id, token, kind, fields.pop("id"), fields, lang)
             sub.push(_dumps({"type": "ack", **answer}))
         except ServiceError as error:
             sub.push(_error(error, client_id, lang))
         if sub.overflowed:
-            return
+            return BEHIND
 
 
 async def _write(websocket: WebSocket, sub: Subscriber) -> None:
@@ -244,18 +278,19 @@ async def _write(websocket: WebSocket, sub: Subscriber) -> None:
     while True:
         text = await sub.queue.get()
         if sub.overflowed:
-            await _close(websocket, 1013)
+            await _close(websocket, *BEHIND)
             return
         await websocket.send_text(text)
 
 
 async def _refuse(websocket: WebSocket, error: ServiceError, lang: str = DEFAULT_LANGUAGE) -> None:
+    """Send the refusal, then close with 1008 and its code as the reason."""
     with contextlib.suppress(Exception):
         await websocket.send_text(_error(error, None, lang))
-    await _close(websocket, 1008)
+    await _close(websocket, POLICY, error.code)
 
 
-async def _close(websocket: WebSocket, code: int = 1000) -> None:
+async def _close(websocket: WebSocket, code: int = 1000, reason: str = "") -> None:
     if websocket.application_state != WebSocketState.DISCONNECTED:
         with contextlib.suppress(Exception):
-            await websocket.close(code)
+            await websocket.close(code, reason or None)

@@ -13,6 +13,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.timer import Timer
@@ -26,12 +27,21 @@ from paiute.i18n import LANGUAGES, Translator, translator
 from paiute.observation import Observation
 from paiute.record import Record
 from paiute.tui import describe
-from paiute.tui.help import rules_text, tui_keys
+from paiute.tui.help import GOAL, combinations_list, rules_text, tui_keys
 from paiute.tui.hint_view import hint_lines
 from paiute.tui.preparing import BotPreparation
 from paiute.tui.review_screen import DealReview, ReviewScreen
 from paiute.tui.session import Session
-from paiute.tui.widgets import CardWidget, ChoiceScreen, CoverScreen, MinimumSize, TableView, TextScreen
+from paiute.tui.widgets import (
+    CardWidget,
+    ChoiceScreen,
+    CombinationsPanel,
+    CoverScreen,
+    MinimumSize,
+    TableView,
+    TextScreen,
+    combinations_screen,
+)
 
 __all__ = ["PlayApp"]
 
@@ -43,9 +53,18 @@ _BUTTONS = (
     (N_("c Call"), "call"),
     (N_("h Hint"), "hint"),
     (N_("p History"), "history"),
+    (N_("o Sort"), "sort"),
     (N_("? Help"), "help"),
     (N_("q Quit"), "quit_match"),
 )
+
+
+# What the hand's order is now, said when ``o`` changes it, with the order ``o`` gives next.
+_ORDER_NOTES = {
+    "dealt": N_("Your cards as dealt, each card drawn at the end (o: by rank)."),
+    "rank": N_("Your cards by rank (o: by suit)."),
+    "suit": N_("Your cards by suit (o: as dealt)."),
+}
 
 
 class PlayApp(MinimumSize, App[int]):
@@ -61,8 +80,10 @@ class PlayApp(MinimumSize, App[int]):
         *(Binding(str(number), f"pick({number})", show=False) for number in range(1, 7)),
         Binding("x,enter", "discard", "Discard"),
         Binding("c", "call", "Call"),
+        Binding("w", "combinations", "Combinations"),
         Binding("h", "hint", "Hint"),
         Binding("p", "history", "History"),
+        Binding("o", "sort", "Sort"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit_match", "Quit"),
         Binding("l", "language", "Language"),
@@ -99,7 +120,8 @@ class PlayApp(MinimumSize, App[int]):
         self._preparing_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield TableView(self._buttons(), self.tr)
+        yield CombinationsPanel()  # beside the table on a wide terminal
+        yield TableView(self._buttons(), self.tr, optional=("sort",))  # on the bar where it fits
 
     def _buttons(self) -> list[tuple[str, str]]:
         return [(self.tr.gettext(label), name) for label, name in _BUTTONS]
@@ -111,7 +133,8 @@ class PlayApp(MinimumSize, App[int]):
     @property
     def names(self) -> tuple[str, ...]:
         """The seat names as shown (the default "You" in the screen's language)."""
-        return describe.person_names(self.session.names, self.tr)
+        bots = [seat.bot for seat in self.session.config.seats]
+        return describe.person_names(self.session.names, self.tr, bots=bots)
 
     @property
     def table(self) -> TableView:
@@ -120,6 +143,7 @@ class PlayApp(MinimumSize, App[int]):
     # -- the game loop ----------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        self._show_combinations()
         if self.preparation.waiting():
             self._preparing_timer = self.set_interval(0.25, self.show_preparing)
         self.show_preparing()
@@ -138,6 +162,15 @@ class PlayApp(MinimumSize, App[int]):
         if line is None and self._preparing_timer is not None:
             self._preparing_timer.stop()
             self._preparing_timer = None
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one(CombinationsPanel).fit(event.size.width)
+
+    def _show_combinations(self) -> None:
+        """The combinations beside the table (where it is wide enough), in the screen's language."""
+        panel = self.query_one(CombinationsPanel)
+        panel.show_text(combinations_list(self.session.match.rules, self.tr))
+        panel.fit(self.size.width)
 
     def leave(self) -> None:
         """``q`` while the terminal is too small: save and close, the summary printed after."""
@@ -183,7 +216,7 @@ class PlayApp(MinimumSize, App[int]):
     def _seated(self, seat: int) -> Callable[[str | None], None]:
         def seated(result: str | None) -> None:
             if result == "quit":
-                self.finish(quit=True)
+                self.ask_to_leave(self.advance)  # staying covers the table again
                 return
             self.viewer = seat
             self.note = ""
@@ -249,8 +282,13 @@ class PlayApp(MinimumSize, App[int]):
     def _after_deal(self, result: str | None) -> None:
         session = self.session
         if result == "review" and self.deal_review is not None:
-            screen = ReviewScreen(self.deal_review, session.names, self.tr)
+            # The person's own seat is told "you"; in a hot seat game every seat by its name.
+            you = None if self.hotseat else self.viewer
+            screen = ReviewScreen(self.deal_review, self.names, self.tr, you=you)
             self.push_screen(screen, lambda _back: self.show_deal_over())
+            return
+        if result == "quit" and not session.match_over:
+            self.ask_to_leave(self.show_deal_over)
             return
         if self.deal_review is not None:
             self.deal_review.cancel()
@@ -267,12 +305,16 @@ class PlayApp(MinimumSize, App[int]):
         session = self.session
         tr = self.tr
         self.workers.cancel_group(self, "bots")
+        if self.deal_review is not None:
+            self.deal_review.cancel()
         session.save()
         names = self.names
         start = session.match.initial_balances
         now = session.match.balances
         deals = session.deal_number
-        if quit:
+        if quit and session.in_deal:  # the summary says the deal was not finished
+            ended = tr.gettext(N_("You left the match during deal {n}."), n=deals)
+        elif quit:
             ended = tr.ngettext(
                 "You left the match after {n} deal.", "You left the match after {n} deals.", deals
             )
@@ -351,9 +393,11 @@ class PlayApp(MinimumSize, App[int]):
                 who=names[obs.current_seat],
             )
         table.set_title(title)
+        # The match's first deal says what the game is about; the combinations are one key away.
+        table.set_goal(tr.gettext(GOAL) if number == 1 else "")
         table.set_seats(describe.seat_lines(obs, names, session.match.balances, pretty=True, tr=tr))
         table.set_table(describe.table_lines(obs, names, pretty=True, tr=tr))
-        cards = describe.hand_order(obs)
+        cards = self._cards(obs)
         forbidden = {obs.taken_card} if obs.taken_card is not None and obs.is_my_turn else set()
         mine = obs.is_my_turn and obs.phase is Phase.DISCARD
         turn = (session.deal_number, len(obs.history))
@@ -480,7 +524,11 @@ class PlayApp(MinimumSize, App[int]):
         if self.viewer is None:
             return None
         obs = self.session.observation(self.viewer)
-        return obs, describe.hand_order(obs)
+        return obs, self._cards(obs)
+
+    def _cards(self, obs: Observation) -> list[Card]:
+        """The hand in the order the person chose (``o``), numbered 1 to 6 on the screen."""
+        return describe.hand_order(obs, self.session.hand_order)
 
     def act(self, action: Action) -> None:
         """Play the viewer's ``action``, or say which rule forbids it (why_illegal)."""
@@ -598,6 +646,12 @@ class PlayApp(MinimumSize, App[int]):
             chosen,
         )
 
+    def action_combinations(self) -> None:
+        """The winning combinations, best first (R5), in the order of this match's rules (R5.8)."""
+        if not self._table_up():
+            return
+        self.push_screen(combinations_screen(self.session.match.rules, self.tr), self._resume_play)
+
     def action_hint(self) -> None:
         if not self._table_up():
             return
@@ -615,12 +669,12 @@ class PlayApp(MinimumSize, App[int]):
             return  # the game moved on meanwhile
         action = found.recommended
         if action.kind is ActionKind.DISCARD and action.card is not None:
-            cards = describe.hand_order(obs)
+            cards = self._cards(obs)
             if action.card in cards:
                 self.selected = cards.index(action.card)
         self.say(describe.action_text(action, obs, pretty=True, tr=self.tr))
         if len(self.screen_stack) == 1:
-            self.push_screen(_hint_screen(found, obs, session.names, self.tr), self._resume_play)
+            self.push_screen(_hint_screen(found, obs, self.names, self.tr), self._resume_play)
 
     def action_history(self) -> None:
         if not self._table_up() or self.session.deal is None:
@@ -664,7 +718,41 @@ class PlayApp(MinimumSize, App[int]):
     def action_quit_match(self) -> None:
         if not self._table_up():
             return
-        self.finish(quit=True)
+        self.ask_to_leave(self.advance)
+
+    def ask_to_leave(self, stay: Callable[[], None]) -> None:
+        """Ask before ending the match: ``y`` saves and leaves, ``n`` or Esc calls ``stay``."""
+        tr = self.tr
+        if self.session.kept_on_leaving:
+            text = tr.gettext(N_("The match is saved as you leave: paiute play --resume continues it."))
+        else:
+            text = tr.gettext(N_("Nothing of this match is kept: leaving ends it."))
+        keys = {"y": "leave", "Y": "leave", "n": "stay", "N": "stay", "escape": "stay"}
+        footer = tr.gettext(N_("y: leave    n or Esc: stay"))
+
+        def answered(result: str | None) -> None:
+            if result == "leave":
+                self.finish(quit=True)
+            else:
+                stay()
+
+        self.push_screen(TextScreen(tr.gettext(N_("Leave the match?")), text, keys, footer), answered)
+
+    def action_sort(self) -> None:
+        """Show the hand in the next order (as dealt, by rank, by suit), kept for the match;
+        the chosen card stays chosen."""
+        hand = self._hand()
+        if hand is None or not self._table_up():
+            return
+        obs, cards = hand
+        chosen = cards[self.selected] if 0 <= self.selected < len(cards) else None
+        orders = describe.HAND_ORDERS
+        session = self.session
+        session.hand_order = orders[(orders.index(session.hand_order) + 1) % len(orders)]
+        cards = self._cards(obs)
+        if chosen in cards:
+            self.selected = cards.index(chosen)
+        self.say(self.tr.gettext(_ORDER_NOTES[session.hand_order]))
 
     def action_language(self) -> None:
         """Switch every text to the next language (English, Română, Soomaali, বাংলা)."""
@@ -677,6 +765,7 @@ class PlayApp(MinimumSize, App[int]):
         self.tr = translator(lang)
         self.table.tr = self.tr
         self.table.relabel(dict((name, label) for label, name in self._buttons()))
+        self._show_combinations()
         self.table.clear_log()
         self._logged_deal = 0  # the log of this deal is written again, in the new language
         self.note = ""

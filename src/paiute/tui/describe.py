@@ -15,6 +15,7 @@ canonical text of R1.4 (``Th``) or, with ``pretty``, with suit symbols (``T♥``
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -53,6 +54,7 @@ def display_width(text: str) -> int:
 
 __all__ = [
     "DEFAULT_NAME",
+    "HAND_ORDERS",
     "BlockedCall",
     "CallOption",
     "action_text",
@@ -131,34 +133,47 @@ def _shown_text(
     return combination_text(Evaluator(wild).arrange(shown, value), pretty=pretty, tr=tr)
 
 
-def person_names(names: Sequence[str], tr: Translator | None = None) -> tuple[str, ...]:
+def person_names(
+    names: Sequence[str], tr: Translator | None = None, *, bots: Sequence[str | None] = ()
+) -> tuple[str, ...]:
     """The seat names as shown: the default name of a lone person (``"You"``, kept in English
-    in the record) in the reader's language."""
+    in the record) in the reader's language, and so the name ``paiute play`` gives a bot of a
+    level (``"Medium 2"``, where ``bots`` gives that seat the spec ``"medium"``).
+
+    >>> person_names(("You", "Medium 1", "Hard"), translator("ro"), bots=(None, "medium", "hard"))[0]
+    'Jucătorul'
+    """
     tr = _tr(tr)
     shown = tr.pgettext(*_DEFAULT_NAME_SHOWN)
-    return tuple(shown if name == DEFAULT_NAME else name for name in names)
+    result = []
+    for seat, name in enumerate(names):
+        level = _LEVEL_NAME.fullmatch(name)
+        spec = bots[seat] if seat < len(bots) else None
+        if name == DEFAULT_NAME:
+            name = shown
+        elif level is not None and spec is not None and spec.lower() == level.group(1).lower():
+            word = tr.pgettext(_LEVEL_CONTEXT, _LEVEL_WORDS[level.group(1)])
+            name = word if level.group(2) is None else f"{word} {tr.number(int(level.group(2)))}"
+        result.append(name)
+    return tuple(result)
 
 
-# Engine refusals that name the acting seat by number, told to the person at the screen (who is
-# always that seat) in the second person instead: "you must draw", not "seat 0 must draw".
-_TO_YOU = {
-    N_("seat {seat} must draw before calling"): N_("you must draw before calling"),
-    N_("seat {seat} must draw before discarding"): N_("you must draw before discarding"),
-    N_("seat {seat} has drawn this turn: discard or call"): N_("you have drawn this turn: discard or call"),
-    N_("seat {seat} does not hold {card}"): N_("you do not hold {card}"),
-    N_("seat {seat} does not hold {card} to put down"): N_("you do not hold {card} to put down"),
+# The names paiute play gives the bots of a level (paiute.players.LEVELS), "Medium" or
+# "Medium 2" when several share it: data in the record, shown in the reader's language.
+_LEVEL_CONTEXT = "bot level"
+_LEVEL_WORDS = {
+    "Easy": NP_("bot level", "Easy"),
+    "Medium": NP_("bot level", "Medium"),
+    "Hard": NP_("bot level", "Hard"),
+    "Expert": NP_("bot level", "Expert"),
 }
+_LEVEL_NAME = re.compile(r"(Easy|Medium|Hard|Expert)(?: ([1-9][0-9]?))?")
 
 
 def explain(error: IllegalActionError, tr: Translator | None = None) -> str:
     """A refusal of the person's own action, with its rule, in the reader's language; the
     acting seat is "you" (the person at the screen), never "seat 0"."""
-    tr = _tr(tr)
-    variant = _TO_YOU.get(error.message_id)
-    if variant is not None:
-        params = {name: value for name, value in error.params.items() if name != "seat"}
-        error = IllegalActionError(error.rule, variant, error.action, **params)
-    return tr.explain(error)
+    return _tr(tr).explain(error.to_actor())
 
 
 def evaluator(obs: Observation) -> Evaluator:
@@ -181,11 +196,24 @@ def _sort_key(card: Card) -> tuple[int, int]:
     return (99 if rank is None else int(rank), int(card) if suit is None else int(suit))
 
 
-def hand_order(obs: Observation) -> list[Card]:
-    """The seat's cards as shown, numbered from 1. The hand never re-sorts under the player:
-    the cards dealt are shown by rank, and each card drawn since comes after those held (the
-    card just drawn last), each keeping its place while it is held. The order follows from the
-    seat's own history alone, so it is the same after ``--resume``.
+def _suit_key(card: Card) -> tuple[int, int]:
+    rank, suit = _sort_key(card)
+    return (suit if card.suit is not None else 99, rank)
+
+
+#: The orders a person may show the hand in (the ``o`` key, ``sort`` in ``--plain``), the
+#: first the default: as dealt (no card moves but the one drawn), by rank, by suit.
+HAND_ORDERS = ("dealt", "rank", "suit")
+
+
+def hand_order(obs: Observation, order: str = "dealt") -> list[Card]:
+    """The seat's cards as shown, numbered from 1, in ``order`` (:data:`HAND_ORDERS`).
+
+    ``"rank"`` sorts the whole hand by rank (the jokers last), ``"suit"`` by suit, then rank.
+    ``"dealt"``, the default, never re-sorts under the player: the cards dealt are shown by
+    rank, and each card drawn since comes after those held (the card just drawn last), each
+    keeping its place while it is held. The order follows from the seat's own history alone,
+    so it is the same after ``--resume``.
 
     >>> from paiute import Deal, RuleSet, SeededChance
     >>> from paiute.actions import DRAW_STOCK, Action
@@ -198,9 +226,17 @@ def hand_order(obs: Observation) -> list[Card]:
     >>> _ = deal.apply(Action.discard(Card.parse("Js")))
     >>> [str(card) for card in hand_order(deal.observation(1))]
     ['5s', '7d', 'Kh', 'As', 'Tc']
+    >>> [str(card) for card in hand_order(deal.observation(1), "rank")]
+    ['5s', '7d', 'Tc', 'Kh', 'As']
+    >>> [str(card) for card in hand_order(deal.observation(1), "suit")]
+    ['Tc', '7d', 'Kh', '5s', 'As']
     """
     if obs.seat is None or not obs.hand:  # a spectator, or a caller (R6.5)
         return []
+    if order == "rank":
+        return sorted(obs.hand, key=_sort_key)
+    if order == "suit":
+        return sorted(obs.hand, key=_suit_key)
     mine = [
         (event.action.kind.is_draw, event.card)
         for event in obs.history

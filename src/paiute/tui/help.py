@@ -21,10 +21,18 @@ from paiute.errors import N_
 from paiute.evaluator import Call, Evaluator, format_arranged
 from paiute.i18n import Translator, translator
 from paiute.rules import RuleSet
+from paiute.tui.cells import display_width, pad
 
 __all__ = [
+    "COMBINATION_RULES",
+    "COMBINATION_WHAT",
+    "GOAL",
+    "LESSON_COMMANDS",
+    "LESSON_KEYS",
     "PLAIN_COMMANDS",
     "TUI_KEYS",
+    "best_first",
+    "combinations_list",
     "combinations_table",
     "examples_text",
     "plain_commands",
@@ -37,15 +45,43 @@ KEYS
   s          draw from the stock          d        take the discard-pile top
   1-6 <- ->  choose a card (or click it)  x Enter  discard the chosen card
   c          call: the best call comes first; pick it or another legal one
+  w          the winning combinations, best first (R5)
   h          hint: the best move and why (expected chips, outs, odds)
   p          the whole discard pile and the deal's history
+  o          sort the hand: by rank, by suit, as dealt (kept for the match)
   ?          this help                    q        save and quit (resume)
   l          the next language: English, Română, Soomaali, বাংলা
   A click chooses a card; a click on the chosen card discards it. Cards
-  marked * are wild; a card you may not discard now is dimmed ("no"), and
-  choosing it says which rule forbids it. In a call, 2♥→8♠ is a wild card
-  and the card it stands for (R3.4).
+  marked * are wild. The card just drawn is marked "new"; a card you may
+  not discard now (taken from the discard pile, R4.3) is dimmed and marked
+  "no", and choosing it says which rule forbids it. In a call, 2♥→8♠ is a
+  wild card and the card it stands for (R3.4).
 """)
+
+LESSON_KEYS = N_("""\
+LESSON KEYS
+  Enter      go on (or discard the chosen card, as in the game)
+  s          draw from the stock          d        take the discard-pile top
+  1-6 <- ->  choose a card (or click it)  x        discard the chosen card
+  c          call                         w        the combinations in order
+  ? Esc      this help                    q        leave the lesson
+  The coach's panel at the bottom says what to do next. A key that does not
+  fit says what to press instead, and changes nothing.
+""")
+
+LESSON_COMMANDS = N_("""\
+LESSON COMMANDS (type one, then Enter)
+  Enter   go on                       s        draw from the stock
+  d       take the discard-pile top   x CARD   discard CARD (x 2c, or x 1)
+  N       discard card number N       c        call
+  w       the combinations            rules    the rules
+  ?       these commands              q        leave the lesson
+  The coach says what to do next. A command that does not fit says what to
+  type instead, and changes nothing.
+""")
+
+#: What the game is about, in one line: the first screen of ``paiute play`` says it.
+GOAL = N_("Goal: make a winning combination (w lists them) and call; the best call wins.")
 
 PLAIN_COMMANDS = N_("""\
 COMMANDS
@@ -53,7 +89,9 @@ COMMANDS
   x CARD  discard CARD (x Kh, x 10h)    N        discard card number N
   c       make the best legal call      c CARD   call, putting down CARD
   c6      six-card call (R6.3)          h        hint: the best move and why
+  w       the winning combinations, best first (R5)
   p       discard pile and history      rules    rules, table, examples
+  sort    sort the hand: by rank, by suit, as dealt (kept for the match)
   ?       these commands                q        save and quit
   Between deals: Enter (or n) for the next deal, q to quit.
 """)
@@ -117,38 +155,94 @@ _RULES = (
 WIDTH = 76
 
 
+#: Each combination's rule in RULES.md (R5.1 to R5.6, whatever the order of a rule set, R5.8).
+COMBINATION_RULES: dict[Category, str] = {
+    Category.FIVE_OF_A_KIND: "R5.1",
+    Category.ROYAL_FLUSH: "R5.2",
+    Category.STRAIGHT_FLUSH: "R5.3",
+    Category.FOUR_TWO: "R5.4",
+    Category.THREE_THREE: "R5.5",
+    Category.PAIUTE: "R5.6",
+}
+#: What each combination is, in a few words.
+COMBINATION_WHAT: dict[Category, str] = {
+    Category.FIVE_OF_A_KIND: N_("five cards of one rank"),
+    Category.ROYAL_FLUSH: N_("A K Q J T of one suit"),
+    Category.STRAIGHT_FLUSH: N_("five in a row, one suit; 5-4-3-2-A low"),
+    Category.FOUR_TWO: N_("four of one rank and a pair of another"),
+    Category.THREE_THREE: N_("two threes of a kind"),
+    Category.PAIUTE: N_("three pairs"),
+}
+
+
+def best_first(rules: RuleSet) -> list[Category]:
+    """The six combinations in the order the engine ranks them under ``rules``, best first
+    (:meth:`~paiute.combos.Category.order`: R5, and R5.8 where ``royal_high`` is on).
+
+    >>> [category.title for category in best_first(RuleSet())][:3]
+    ['Five of a Kind', 'Royal Flush', 'Straight Flush']
+    >>> best_first(RuleSet(royal_high=True))[0].title
+    'Royal Flush'
+    """
+    return sorted(Category, key=lambda category: category.order(rules.royal_high), reverse=True)
+
+
+def combinations_list(rules: RuleSet, tr: Translator | None = None) -> str:
+    """The combinations, best first, as a narrow list for a side panel (about 40 columns):
+    each one's place, name and cards, then what it is, and the R5.7 note on the Paiute.
+
+    >>> print(combinations_list(RuleSet()).splitlines()[1])
+    1 Five of a Kind (5 cards)
+    """
+    tr = tr or translator()
+    lines = [tr.gettext(N_("Winning combinations, best first (w):"))]
+    for place, category in enumerate(best_first(rules), 1):
+        cards = tr.ngettext("{n} card", "{n} cards", category.cards)
+        lines.append(f"{tr.number(place)} {tr.category(category)} ({cards})")
+        lines.append("  " + tr.gettext(COMBINATION_WHAT[category]))
+    lines.append(_paiute_note(rules, tr).strip())
+    return "\n".join(lines)
+
+
+def _paiute_note(rules: RuleSet, tr: Translator) -> str:
+    """When a Paiute may be called under ``rules`` (R5.7), indented for the table."""
+    if rules.paiute_any_turn:
+        return tr.gettext(N_("  A Paiute may be called on any turn (R5.7, option paiute_any_turn)."))
+    return tr.gettext(N_("  A Paiute may be called only on your first turn (R5.7; any turn with 6+)."))
+
+
+def _centred(text: str, width: int) -> str:
+    """``text`` in the middle of ``width`` terminal columns (as ``format``'s ``^`` puts it)."""
+    left = max(width - display_width(text), 0) // 2
+    return pad(" " * left + text, width)
+
+
 def combinations_table(rules: RuleSet, tr: Translator | None = None) -> str:
     """The six combinations of R5, best first, with the scale payout's units (R8.4)."""
     tr = tr or translator()
     _ = tr.gettext
     rows = [
-        ("R5.1", Category.FIVE_OF_A_KIND, N_("five cards of one rank")),
-        ("R5.2", Category.ROYAL_FLUSH, N_("A K Q J T of one suit")),
-        ("R5.3", Category.STRAIGHT_FLUSH, N_("five in a row, one suit; 5-4-3-2-A low")),
-        ("R5.4", Category.FOUR_TWO, N_("four of one rank and a pair of another")),
-        ("R5.5", Category.THREE_THREE, N_("two threes of a kind")),
-        ("R5.6", Category.PAIUTE, N_("three pairs")),
+        (COMBINATION_RULES[category], category, COMBINATION_WHAT[category]) for category in best_first(rules)
     ]
-    if rules.royal_high:  # R5.8
-        rows[0], rows[1] = rows[1], rows[0]
     # The column heads of the table, each a word of its own.
     rule_word, combination_word = _(N_("rule")), _(N_("combination"))
     cards_word, what_word = _(N_("cards")), _(N_("what it is"))
-    # Columns as wide as English needs, wider where a language's words are longer.
+    # Columns as wide as English needs, wider where a language's words are longer, in the
+    # columns a terminal draws (a Bengali vowel sign takes one).
     wide = (
-        max(5, len(rule_word)),
-        max(15, *(len(tr.category(category)) for _rule, category, _what in rows)),
-        max(40, *(len(_(what)) for _rule, _category, what in rows)),
+        max(5, display_width(rule_word)),
+        max(15, *(display_width(tr.category(category)) for _rule, category, _what in rows)),
+        max(40, *(display_width(_(what)) for _rule, _category, what in rows)),
     )
     lines = [
         _(N_("COMBINATIONS (R5), best first; pays: units of the scale payout (R8.4)")),
-        f"  {rule_word:<{wide[0]}} {combination_word:<{wide[1]}} {cards_word:^5}  {what_word:<{wide[2]}} "
-        + _(N_("pays")),
+        f"  {pad(rule_word, wide[0])} {pad(combination_word, wide[1])} {_centred(cards_word, 5)}  "
+        f"{pad(what_word, wide[2])} " + _(N_("pays")),
     ]
     for rule, category, what in rows:
         lines.append(
-            f"  {rule:<{wide[0]}} {tr.category(category):<{wide[1]}} {tr.number(category.cards):^5}  "
-            f"{_(what):<{wide[2]}} " + tr.number(category.units)
+            f"  {pad(rule, wide[0])} {pad(tr.category(category), wide[1])} "
+            f"{_centred(tr.number(category.cards), 5)}  {pad(_(what), wide[2])} " + tr.number(category.units)
         )
     lines.append(
         _(
@@ -158,10 +252,7 @@ def combinations_table(rules: RuleSet, tr: Translator | None = None) -> str:
             )
         )
     )
-    if rules.paiute_any_turn:
-        lines.append(_(N_("  A Paiute may be called on any turn (R5.7, option paiute_any_turn).")))
-    else:
-        lines.append(_(N_("  A Paiute may be called only on your first turn (R5.7; any turn with 6+).")))
+    lines.append(_paiute_note(rules, tr))
     if rules.royal_high:
         lines.append(_(N_("  This match ranks the Royal Flush above Five of a Kind (R5.8).")))
     return "\n".join(lines)

@@ -5,6 +5,9 @@ without the terminal extra. Built from the hint and the seat's
 observation only (R9): every card named is in the seat's hand or on the table, except the
 outs, which are the cards the seat has not seen (each may be anywhere unseen).
 
+Every figure is net chips, written one way (:meth:`~paiute.i18n.Translator.chips`: ``+0.75``,
+``-0.31``), in columns that line up; the table of moves is headed by the recommended move.
+
 >>> from paiute import Deal, RuleSet, SeededChance
 >>> from paiute.analysis.hint import hint
 >>> deal = Deal.new(RuleSet(), players=3, dealer=0, chance=SeededChance(9), balances=[9, 9, 9], pot=3)
@@ -40,9 +43,10 @@ def percent(chance: float, tr: Translator) -> str:
     return tr.gettext(N_("{percent}%"), percent=tr.number(round(chance * 100)))
 
 
-def _chips(x: float, tr: Translator) -> str:
-    text = tr.number(round(abs(x), 2))
-    return ("+" if x >= 0 else "-") + text
+def _columns(cells: Sequence[Sequence[str]]) -> list[list[str]]:
+    """``cells`` (rows of figures) with each column right-aligned to its widest cell."""
+    widths = [max(len(row[column]) for row in cells) for column in range(len(cells[0]))] if cells else []
+    return [[cell.rjust(width) for cell, width in zip(row, widths, strict=True)] for row in cells]
 
 
 def hint_lines(
@@ -79,34 +83,7 @@ def hint_lines(
                 playouts=tr.number(found.playouts),
             )
         ]
-    top = max(found.estimates, key=lambda e: e.mean)
-    beyond = found.beyond_noise
-    if beyond is not None:
-        gain, low, high = found.versus(beyond)
-        lines.append(
-            tr.gettext(
-                N_(
-                    "  {action} shows {chips} chips more in these playouts [{low}, {high}]; moves chosen that way instead of the expert's lost chips in play, so the hint keeps the expert's."
-                ),
-                action=move(beyond),
-                chips=_chips(gain, tr),
-                low=_chips(low, tr),
-                high=_chips(high, tr),
-            )
-        )
-    elif top.mean > found.best.mean:
-        gain, low, high = found.versus(top.action)
-        lines.append(
-            tr.gettext(
-                N_(
-                    "  {action} shows {chips} chips more in these playouts, within their noise [{low}, {high}]."
-                ),
-                action=move(top.action),
-                chips=_chips(gain, tr),
-                low=_chips(low, tr) if top.samples > 1 else "?",
-                high=_chips(high, tr) if top.samples > 1 else "?",
-            )
-        )
+    lines.extend(_rated_higher(found, move, tr))
     lines.extend(_feed_lines(found, names, cards, tr))
     plan = found.plan
     if plan is not None:
@@ -197,23 +174,81 @@ def hint_lines(
             )
         )
     lines.append(
-        tr.gettext(N_("Expected chips of each move, with a {level} interval:"), level=percent(0.95, tr))
+        tr.gettext(
+            N_(
+                "Chips you expect to win or lose this deal with each move, after your stake (0 is break-even), with a {level} interval:"
+            ),
+            level=percent(0.95, tr),
+        )
     )
-    for estimate in sorted(found.estimates, key=lambda e: e.mean, reverse=True):
+    ordered = found.ordered  # the recommended move heads the table
+    figures = _columns(
+        [
+            [tr.chips(e.mean), *(tr.chips(x) if e.samples > 1 else "?" for x in (e.low, e.high))]
+            for e in ordered
+        ]
+    )
+    labels = [move(e.action) for e in ordered]
+    feeds = [found.feed(e.action) for e in ordered]
+    # The action's column is as wide as its longest entry where a note follows it, so that the
+    # notes line up too (and no line ends in spaces).
+    width = max(len(label) for label in labels)
+    for index, (estimate, (chips, low, high), label, feed) in enumerate(
+        zip(ordered, figures, labels, feeds, strict=True)
+    ):
+        noted = feed is not None or estimate.action == found.recommended
         row = tr.gettext(
             N_("  {chips} [{low}, {high}]  {action}"),
-            chips=_chips(estimate.mean, tr),
-            low=_chips(estimate.low, tr) if estimate.samples > 1 else "?",
-            high=_chips(estimate.high, tr) if estimate.samples > 1 else "?",
-            action=move(estimate.action),
+            chips=chips,
+            low=low,
+            high=high,
+            action=label.ljust(width) if noted else label,
         )
-        feed = found.feed(estimate.action)
         if feed is not None:
-            row = tr.gettext(N_("{row}  (feeds {chance})"), row=row, chance=percent(feed, tr))
-        if estimate.action == found.recommended:
+            row = tr.gettext(
+                N_("{row}  (next player could call with it: {chance})"),
+                row=row,
+                chance=percent(feed, tr),
+            )
+        if index == 0:
             row = tr.gettext(N_("{row}  <- the hint"), row=row)
-        lines.append(row)
+        lines.append(row.rstrip())
     return lines
+
+
+def _rated_higher(found: Hint, move: Callable[[Action], str], tr: Translator) -> list[str]:
+    """One sentence where the playouts rate another move above the recommended one: why the hint
+    keeps the expert's move (within the playouts' noise they cannot tell; beyond it, moves
+    chosen by the playouts lost chips in play, :mod:`paiute.analysis.hint`)."""
+    top = found.top
+    if top is None:
+        return []
+    gain, low, high = found.versus(top.action)
+    params = {
+        "action": move(top.action),
+        "chips": tr.chips(gain),
+        "low": tr.chips(low),
+        "high": tr.chips(high),
+        "hint": move(found.recommended),
+        "playouts": tr.number(found.playouts),
+    }
+    if top.action == found.beyond_noise:
+        return [
+            tr.gettext(
+                N_(
+                    "  The playouts rate another move higher, {action}, by {chips} chips [{low}, {high}], beyond their noise; the hint still keeps the expert's move, {hint}: moves chosen by the playouts lost chips against the expert's in play (they play greedy after the move)."
+                ),
+                **params,
+            )
+        ]
+    return [
+        tr.ngettext(
+            "  The playouts rate another move higher, {action}, by {chips} chips, but that is within their noise ({playouts} playout); the hint keeps the expert's move, {hint}.",
+            "  The playouts rate another move higher, {action}, by {chips} chips, but that is within their noise ({playouts} playouts); the hint keeps the expert's move, {hint}.",
+            found.playouts,
+            **params,
+        )
+    ]
 
 
 def _feed_lines(

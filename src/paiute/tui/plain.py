@@ -19,7 +19,6 @@ Action.parse('call')
 
 from __future__ import annotations
 
-import textwrap
 import time
 from dataclasses import dataclass
 from typing import TextIO
@@ -31,12 +30,13 @@ from paiute.events import Phase
 from paiute.i18n import Translator, translator
 from paiute.observation import Observation
 from paiute.tui import describe
-from paiute.tui.help import plain_commands, rules_text
+from paiute.tui.cells import wrap
+from paiute.tui.help import GOAL, combinations_table, plain_commands, rules_text
 from paiute.tui.hint_view import hint_lines
 from paiute.tui.preparing import BotPreparation
 from paiute.tui.session import Session
 
-__all__ = ["Command", "PlainUI", "parse_command"]
+__all__ = ["Command", "PlainUI", "parse_command", "wrap_text"]
 
 _META = {
     "h": "hint",
@@ -49,12 +49,21 @@ _META = {
     "history": "pile",
     "q": "quit",
     "quit": "quit",
+    "w": "combinations",
     "exit": "quit",
+    "sort": "sort",
+    "o": "sort",
     "c": "call",
     "call": "call",
     "": "state",
 }
 _DRAW_STOCK = {"s", "stock", "draw stock"}
+# What the hand's order is now, said after ``sort``, with the order it gives next.
+_ORDER_NOTES = {
+    "dealt": N_("Your cards as dealt, each card drawn at the end (sort: by rank)."),
+    "rank": N_("Your cards by rank (sort: by suit)."),
+    "suit": N_("Your cards by suit (sort: as dealt)."),
+}
 _DRAW_DISCARD = {"d", "draw discard", "take"}
 _SIX = {"c6", "call6", "c 6", "call 6"}
 
@@ -68,8 +77,11 @@ class Command:
     error: str | None = None
 
 
-def parse_command(text: str, obs: Observation, tr: Translator | None = None) -> Command:
-    """Read one line of input; card numbers count the hand as :func:`describe.hand_order` shows it.
+def parse_command(
+    text: str, obs: Observation, tr: Translator | None = None, *, order: str = "dealt"
+) -> Command:
+    """Read one line of input; card numbers count the hand as :func:`describe.hand_order` shows
+    it in ``order``.
 
     The command words stay the same in every language (they are the keys of the full screen);
     cards are read as R1.4 writes them or with the language's rank letters (Romanian ``x R♥``);
@@ -88,22 +100,24 @@ def parse_command(text: str, obs: Observation, tr: Translator | None = None) -> 
     words = line.split(" ")
     try:
         if len(words) == 1 and words[0].isdigit():
-            return Command(Action.discard(_numbered(int(words[0]), obs)))
+            return Command(Action.discard(_numbered(int(words[0]), obs, order)))
         if len(words) == 2 and words[0].lower() in ("x", "discard"):
             word = words[1]
-            card = _numbered(int(word), obs) if word.isdigit() else tr.parse_card(word)
+            card = _numbered(int(word), obs, order) if word.isdigit() else tr.parse_card(word)
             return Command(Action.discard(card))
         if len(words) == 2 and words[0].lower() in ("c", "call"):
             word = words[1]
-            card = _numbered(int(word), obs) if word.isdigit() and word != "10" else tr.parse_card(word)
+            card = (
+                _numbered(int(word), obs, order) if word.isdigit() and word != "10" else tr.parse_card(word)
+            )
             return Command(Action.call(card))
     except ParseError as error:
         return Command(error=tr.explain(error))
     return Command(error=tr.gettext(N_("unknown command {text!r}: type ? for the commands"), text=line))
 
 
-def _numbered(number: int, obs: Observation) -> Card:
-    cards = describe.hand_order(obs)
+def _numbered(number: int, obs: Observation, order: str = "dealt") -> Card:
+    cards = describe.hand_order(obs, order)
     if not 1 <= number <= len(cards):
         raise ParseError(
             N_("no card number {number}: your cards are numbered 1 to {count}"),
@@ -112,6 +126,16 @@ def _numbered(number: int, obs: Observation) -> Card:
             count=str(len(cards)),
         )
     return cards[number - 1]
+
+
+def wrap_text(text: str, width: int | None) -> str:
+    """``text`` with each line longer than ``width`` terminal columns broken between words
+    (:func:`paiute.tui.cells.wrap`: a wide letter takes two, a Bengali vowel sign one, a
+    combining mark none), the continuation indented two more than the line; a word longer
+    than a line stays whole. ``None`` leaves it as it is (a pipe, a file)."""
+    if width is None:
+        return text
+    return wrap(text, width, break_long_words=False)
 
 
 class PlainUI:
@@ -146,7 +170,9 @@ class PlainUI:
         #: Lasting notes on forbidden calls (R5.7) already told this deal: told once.
         self._told: set[tuple[int, str, str]] = set()
         #: The seat names as shown (the default "You" in the reader's language).
-        self.names = describe.person_names(session.names, self.tr)
+        self.names = describe.person_names(
+            session.names, self.tr, bots=[seat.bot for seat in session.config.seats]
+        )
         #: A bot still waiting for the compiled search (it plays greedy's moves meanwhile):
         #: told at the start and before each of the person's turns, then that it is ready.
         self.preparation = BotPreparation.of_session(session)
@@ -169,25 +195,7 @@ class PlainUI:
             chips more in these
             playouts
         """
-        if self.width is None:
-            return text
-        lines = []
-        for line in text.split("\n"):
-            if len(line) <= self.width:
-                lines.append(line)
-                continue
-            indent = line[: len(line) - len(line.lstrip(" "))]
-            lines.extend(
-                textwrap.wrap(
-                    line,
-                    self.width,
-                    subsequent_indent=indent + "  ",
-                    break_long_words=False,
-                    break_on_hyphens=False,
-                )
-                or [line]
-            )
-        return "\n".join(lines)
+        return wrap_text(text, self.width)
 
     def ask(self, prompt: str) -> str | None:
         """One line of input, or ``None`` at the end of input."""
@@ -224,6 +232,8 @@ class PlainUI:
         else:
             self.say(tr.gettext(N_("Paiute: {people} against nobody."), people=people))
         self.say(tr.gettext(N_("Type ? for the commands, rules for the rules.")))
+        if session.deal is None:  # a new match: what the game is about, and where the list is
+            self.say(tr.gettext(GOAL))
         self._tell_preparing()
         if session.saved_path is not None:
             self.say(tr.gettext(N_("This match is saved to {path}"), path=str(session.saved_path)))
@@ -296,7 +306,7 @@ class PlainUI:
             line = self.ask(f"{names[seat]}> ")
             if line is None:
                 return False
-            command = parse_command(line, obs, self.tr)
+            command = parse_command(line, obs, self.tr, order=session.hand_order)
             if command.error is not None:
                 self.say(command.error)
                 continue
@@ -349,12 +359,19 @@ class PlainUI:
             self.say(plain_commands(tr).rstrip())
         elif meta == "rules":
             self.say(rules_text(obs.rules, tr))
+        elif meta == "combinations":
+            self.say(combinations_table(obs.rules, tr))
         elif meta == "pile":
             pile = describe.cards_text(obs.discard_pile, wild) or tr.gettext(N_("(empty)"))
             self.say(tr.gettext(N_("Discard pile, bottom to top: {cards}"), cards=pile))
             self.say(tr.gettext(N_("Deal {n} so far:"), n=session.deal_number))
             for event in obs.history:
                 self.say("  " + describe.event_text(event, names, wild, tr=tr))
+        elif meta == "sort":
+            orders = describe.HAND_ORDERS
+            session.hand_order = orders[(orders.index(session.hand_order) + 1) % len(orders)]
+            self.say(tr.gettext(_ORDER_NOTES[session.hand_order]))
+            self._show(obs, brief=True)
         elif meta == "hint":
             found = session.hint(obs.current_seat)  # its own chance: the bots are untouched
             for line in hint_lines(found, obs, names, tr=tr):
@@ -383,7 +400,7 @@ class PlainUI:
                 self.say(line)
             for line in describe.seat_lines(obs, names, session.match.balances, tr=tr):
                 self.say("  " + line)
-        cards = describe.hand_order(obs)
+        cards = describe.hand_order(obs, session.hand_order)
         drawn = describe.drawn_card(obs)
         shown = []
         # Card numbers stay ASCII digits: they are what is typed to discard.
@@ -440,7 +457,9 @@ class PlainUI:
         names = self.names
         out = session.out_of_chips()
         self.say()
-        if quit:
+        if quit and session.in_deal:  # a deal was left unfinished
+            self.say(tr.gettext(N_("You left the match during deal {n}."), n=session.deal_number))
+        elif quit:
             deals = session.deal_number
             self.say(
                 tr.ngettext(

@@ -2,28 +2,34 @@
 
 :class:`DealReview` reviews a finished deal (:mod:`paiute.analysis.review`) for the person's seats in a
 thread of its own, started when the deal ends, while its summary shows; :class:`ReviewScreen`
-shows its progress until it is ready, then each decision: what was played, the better action,
-the expected chips and the mark. Each decision is estimated from the seat's own view at that
-moment (R9), so it tells the person nothing they could not have known.
+shows its progress until it is ready, then each decision by its move in the deal (from 1, as
+``paiute hint --move`` takes it): what was played, the better move, the net chips of each (the
+hint's figures there), the loss and its mark, or why a loss has none. Each decision is
+estimated from the seat's own view at that moment (R9), so it tells the person nothing they
+could not have known.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import ClassVar
 
-from textual import events
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Static
-
-from paiute.analysis.review import DEFAULT_PLAYOUTS, MARK_WORDS, Decision, Review, action_words, review_record
+from paiute.analysis.review import (
+    DEFAULT_PLAYOUTS,
+    MARK_WORDS,
+    THRESHOLDS,
+    Decision,
+    Review,
+    Unmarked,
+    action_words,
+    advice_words,
+    review_header,
+    review_record,
+)
 from paiute.errors import N_
 from paiute.i18n import Translator, translator
 from paiute.record import Record
+from paiute.tui.dialogs import TextScreen
 
 __all__ = ["DealReview", "ReviewScreen", "WatchReviews", "mark_note", "review_text"]
 
@@ -79,31 +85,57 @@ class DealReview:
         return not self._thread.is_alive()
 
 
-def mark_note(decision: Decision, tr: Translator) -> str:
-    """One decision in a line: the mark, the better action and the chips it was worth."""
-    played = action_words(decision.played, tr)
-    ev_played = tr.number(round(decision.ev_played, 2))
+def mark_note(decision: Decision, tr: Translator, *, by_you: bool = False) -> str:
+    """One decision in a line: the mark, the move played, the better move, the net chips of
+    each, the loss and, for a loss with no mark, why; ``by_you``: told to the seat that played
+    it ("you discarded 8♣")."""
+    played = action_words(decision.played, tr, by_you=by_you)
+    chips = tr.chips(decision.net_played)
     better = decision.better
     if better is None:
-        return tr.gettext(N_("{played}: the best action found ({ev} chips)"), played=played, ev=ev_played)
+        return tr.gettext(
+            N_("{played} ({chips}): no loss against the hint's move"), played=played, chips=chips
+        )
     text = tr.gettext(
-        N_("{played} ({ev_played} chips): better {best} ({ev_best} chips)"),
+        N_("{played} ({chips}); better: {best} ({best_chips}); loss {loss}"),
         played=played,
-        ev_played=ev_played,
-        best=action_words(better, tr),
-        ev_best=tr.number(round(decision.ev_best, 2)),
+        chips=chips,
+        best=advice_words(better, tr),
+        best_chips=tr.chips(decision.net_best),
+        loss=tr.chips(decision.loss, signed=False),
     )
+    if decision.unmarked is Unmarked.NOISE:
+        return tr.ngettext(
+            "{text}, not marked: within the noise of {playouts} playout",
+            "{text}, not marked: within the noise of {playouts} playouts",
+            decision.samples,
+            text=text,
+            playouts=tr.number(decision.samples),
+        )
+    if decision.unmarked is Unmarked.SMALL:
+        return tr.gettext(
+            N_("{text}, not marked: under {share} of the {stake} chips the deal is played for"),
+            text=text,
+            share=tr.gettext(N_("{percent}%"), percent=tr.number(round(100 * THRESHOLDS[-1][1]))),
+            stake=tr.number(round(decision.stake)),
+        )
     if decision.mark is None:
         return text
     return tr.gettext(N_("{mark}! {text}"), mark=tr.gettext(MARK_WORDS[decision.mark]), text=text)
 
 
-def review_text(review: Review, names: Sequence[str], tr: Translator) -> str:
-    """The review as lines: per seat a summary, then each decision (action numbers as in the record)."""
-    lines: list[str] = []
+def review_text(review: Review, names: Sequence[str], tr: Translator, *, you: int | None = None) -> str:
+    """The review as lines: per seat a summary, then each decision by its move in the deal
+    (from 1, the number ``paiute hint --move`` takes). ``you``: the seat of the person reading
+    it, told "you" (the other seats by name)."""
+    lines: list[str] = [review_header(review.playouts, tr), ""]
     for summary in review.summaries:
-        accuracy = "-" if summary.accuracy is None else tr.number(round(summary.accuracy, 1))
-        lines.append(tr.gettext(N_("seat {seat} {name}"), seat=summary.seat, name=names[summary.seat]))
+        yours = summary.seat == you
+        accuracy = "-" if summary.accuracy is None else tr.number(round(summary.accuracy, 1)) + "%"
+        if yours:
+            lines.append(tr.gettext(N_("Your moves")))
+        else:
+            lines.append(tr.gettext(N_("seat {seat} {name}"), seat=summary.seat, name=names[summary.seat]))
         lines.append(
             tr.gettext(
                 N_(
@@ -114,51 +146,51 @@ def review_text(review: Review, names: Sequence[str], tr: Translator) -> str:
                 inaccuracies=summary.inaccuracies,
                 mistakes=summary.mistakes,
                 blunders=summary.blunders,
-                loss=tr.number(round(summary.loss, 2)),
+                loss=tr.chips(summary.loss, signed=False),
             )
         )
         for decision in review.decisions:
             if decision.seat == summary.seat:
                 lines.append(
                     tr.gettext(
-                        N_("  action {action}: {note}"),
-                        action=decision.action,
-                        note=mark_note(decision, tr),
+                        N_("  move {move}: {note}"),
+                        move=decision.move,
+                        note=mark_note(decision, tr, by_you=yours),
                     )
                 )
         lines.append("")
     return "\n".join(lines).rstrip()
 
 
-class ReviewScreen(ModalScreen[str]):
-    """The review of the deal that just ended: progress, then every decision with its mark."""
+class ReviewScreen(TextScreen):
+    """The review of the deal that just ended: progress, then every decision with its mark (a
+    dialog of :mod:`paiute.tui.dialogs`: laid out in terminal columns in every language)."""
 
-    DEFAULT_CSS = """
-    ReviewScreen { align: center middle; }
-    ReviewScreen #box { width: 100%; max-width: 96; height: 100%; max-height: 30; border: round $accent;
-                        background: $surface; }
-    ReviewScreen #text { padding: 0 0 0 1; }
-    ReviewScreen #keys { height: 1; dock: bottom; background: $primary; color: $text; padding: 0 1; }
-    """
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,r,q,space", "close", show=False)]
-
-    def __init__(self, review: DealReview, names: Sequence[str], tr: Translator | None = None) -> None:
-        super().__init__()
+    def __init__(
+        self,
+        review: DealReview,
+        names: Sequence[str],
+        tr: Translator | None = None,
+        *,
+        you: int | None = None,
+    ) -> None:
         self._review = review
         self._names = tuple(names)
         self._tr = tr or translator()
+        self._you = you
         self._shown = False
-
-    def compose(self) -> ComposeResult:
         tr = self._tr
-        with Vertical(id="box") as box:
-            box.border_title = tr.gettext(N_("Review of deal {n}"), n=self._review.deal + 1)
-            yield Static(tr.gettext(N_("Enter or Escape: back to the summary")), id="keys", markup=False)
-            with VerticalScroll(id="scroll"):
-                yield Static(self._status(), id="text", markup=False)
+        keys = {key: "back" for key in ("escape", "enter", "r", "q", "space")}
+        super().__init__(
+            tr.gettext(N_("Review of deal {n}"), n=review.deal + 1),
+            self._status(),
+            keys,
+            tr.gettext(N_("Enter or Escape: back to the summary")),
+            max_width=96,
+        )
 
     def on_mount(self) -> None:
+        super().on_mount()
         self.set_interval(0.25, self._refresh)
 
     def _status(self) -> str:
@@ -171,21 +203,13 @@ class ReviewScreen(ModalScreen[str]):
             return tr.gettext(
                 N_("Reviewing the deal: {done} of {total} decisions…"), done=review.done, total=review.total
             )
-        return review_text(review.review, self._names, tr)
+        return review_text(review.review, self._names, tr, you=self._you)
 
     def _refresh(self) -> None:
         if self._shown:
             return
         self._shown = self._review.review is not None or self._review.error is not None
-        self.query_one("#text", Static).update(self._status())
-
-    def on_key(self, event: events.Key) -> None:
-        if event.key in ("escape", "enter", "r", "q", "space"):
-            event.stop()
-            self.dismiss("back")
-
-    def action_close(self) -> None:
-        self.dismiss("back")
+        self.set_text(self._status())
 
 
 class WatchReviews:
@@ -209,8 +233,8 @@ class WatchReviews:
     def note(
         self, deal: int, count: int, names: Sequence[str], tr: Translator, viewer: int | None = None
     ) -> tuple[str, bool]:
-        """The review line of the action just shown (action ``count - 1`` of ``deal``), and
-        whether the review is still being computed (then ask again).
+        """The review line of the move just shown (move ``count`` of deal index ``deal``, moves
+        counted from 1), and whether the review is still being computed (then ask again).
 
         The better action is named only in its own seat's view: it may name a card of that
         seat's hand, which the watch shows nobody else (R9.2, as the table does); the others
@@ -227,7 +251,7 @@ class WatchReviews:
                 N_("Reviewing the deal: {done} of {total} decisions…"), done=review.done, total=review.total
             ), True
         for decision in review.review.decisions:
-            if decision.action != count - 1:
+            if decision.move != count:
                 continue
             if viewer == decision.seat:
                 note = mark_note(decision, tr)

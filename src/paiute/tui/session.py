@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paiute.actions import Action
-from paiute.analysis.hint import DEFAULT_PLAYOUTS, Hint, hint
+from paiute.analysis.hint import DEFAULT_PLAYOUTS, Hint, hint, position_seed
 from paiute.cards import Card
 from paiute.chance import Chance, SecureChance, SeededChance, derive_seed
 from paiute.deal import Deal, Event
@@ -39,6 +39,7 @@ from paiute.record import Record, load, save
 from paiute.record_file import parse_json, read_bytes
 from paiute.rules import RuleSet
 from paiute.showdown import Showdown, showdown
+from paiute.tui.describe import HAND_ORDERS
 
 __all__ = [
     "DEFAULT_CHIPS",
@@ -282,6 +283,9 @@ class Session:
         self.config = config
         self.path = path
         self.finished = False
+        #: The order the hand is shown in (:data:`~paiute.tui.describe.HAND_ORDERS`): chosen
+        #: by the person, kept for the match (and in its play metadata).
+        self.hand_order = HAND_ORDERS[0]
         # A new match is written only once a person has acted or a deal has ended: a start
         # that is aborted (an error, a quit at once) leaves no file for --resume to pick.
         self._worth_saving = False
@@ -294,7 +298,6 @@ class Session:
             )
         self.match = match
         self.players: list[Player | None] = [None] * len(config.seats)
-        self._hints = 0  # hints given: each has its own seed, never a bot's generator
         self._make_bots(max(len(match.deals) - 1, 0))
 
     # -- creating and resuming ----------------------------------------------------------
@@ -321,10 +324,12 @@ class Session:
         record.replay()  # refuse a record that breaks a rule before anything else
         meta_file = meta_path(path)
         finished = False
+        hand_order: object = None
         if meta_file.is_file():
             data = _read_meta(meta_file)
             config = PlayConfig.from_json(data, record.rules)
             finished = bool(data.get("finished"))
+            hand_order = data.get("hand_order")
         elif default is not None:
             seats = list(default.seats)[: len(record.players)]
             seats += [SeatSpec("", "greedy")] * (len(record.players) - len(seats))
@@ -354,6 +359,8 @@ class Session:
         )
         session = cls(config, path=path, match=match)
         session.finished = finished
+        if hand_order in HAND_ORDERS:
+            session.hand_order = str(hand_order)
         session._worth_saving = True  # its file exists: keep it current
         for index, deal_record in enumerate(record.deals):
             fallback = session._deal_chance(index)
@@ -508,12 +515,14 @@ class Session:
         return player.act(self.observation(seat))
 
     def hint_seed(self) -> int:
-        """A fresh seed for the next hint: from the match seed (repeatable) or at random. The
-        hint has its own chance, so asking for one changes nothing the bots do."""
-        self._hints += 1
-        if self.config.seed is None:
-            return secrets.randbits(48)
-        return _play_seed(self.config.seed, "hint", len(self.match.deals), self._hints)
+        """The seed of a hint now: the position's (the deal and the move), as the review of the
+        deal seeds that decision (:func:`~paiute.analysis.hint.position_seed`, review seed 0), so
+        the hint and the review give the same figures. The hint has its own chance, so asking
+        for one changes nothing the bots do."""
+        deal = self.match.deal
+        if deal is None:
+            raise PaiuteError(N_("no deal has started"))
+        return position_seed(0, len(self.match.deals) - 1, len(deal.actions))
 
     def hint(self, seat: int, *, seed: int | None = None) -> Hint:
         """The best move in ``seat``'s place and why (from its observation only, R9)."""
@@ -535,6 +544,12 @@ class Session:
     def saved_path(self) -> Path | None:
         """The record file, once written (a new match is written at its first person's turn)."""
         return self.path if self.path is not None and self._worth_saving else None
+
+    @property
+    def kept_on_leaving(self) -> bool:
+        """Whether leaving now keeps the match for ``--resume``: it has a file to be written
+        to, and something to keep (a person has acted, or a deal has ended)."""
+        return self.path is not None and (self._worth_saving or self._has_progress())
 
     @property
     def match_id(self) -> str | None:
@@ -560,7 +575,13 @@ class Session:
             self._worth_saving = True
         save(Record.from_match(self.match), self.path)
         summary = {"deals": len(self.match.deals), "balances": list(self.match.balances)}
-        data = {"format": META_FORMAT, **self.config.to_json(), "finished": self.finished, "summary": summary}
+        data = {
+            "format": META_FORMAT,
+            **self.config.to_json(),
+            "finished": self.finished,
+            "summary": summary,
+            "hand_order": self.hand_order,
+        }
         _write_atomic(meta_path(self.path), json.dumps(data, ensure_ascii=False) + "\n")
 
 

@@ -7,57 +7,45 @@ shows text it is given; the applications build that text from one seat's observa
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterable, Sequence
 from typing import ClassVar
 
-from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
-from textual.widgets import OptionList, RichLog, Static
-from textual.widgets.option_list import Option
+from textual.screen import Screen
+from textual.widgets import RichLog, Static
 
 from paiute.cards import Card
 from paiute.errors import N_
 from paiute.i18n import Translator, translator
+from paiute.rules import RuleSet
+from paiute.tui.cells import wrap
 from paiute.tui.describe import display_width
+from paiute.tui.dialogs import CellLines, ChoiceScreen, TextScreen, styled
+from paiute.tui.help import combinations_table
 
 __all__ = [
     "MIN_SIZE",
     "CardWidget",
     "ChoiceScreen",
+    "CombinationsPanel",
     "CoverScreen",
     "KeyBar",
     "MinimumSize",
     "TableView",
     "TextScreen",
     "TooSmallScreen",
+    "combinations_screen",
     "styled",
 ]
 
 #: The smallest terminal the table is drawn in (columns, rows); below it a notice says so.
 MIN_SIZE = (80, 24)
-
-# Card faces of every language (English T J Q K A; Romanian 10 V D R A), then a suit symbol.
-_FACE = r"(?:10|[2-9TJQKAVDR])"
-_WILD = re.compile(rf"(?:{_FACE}[♣♦♥♠]|Jk[12])(?:\*|→{_FACE}[♣♦♥♠])")
-_RED = re.compile(rf"{_FACE}[♦♥](?!\*)")
-_BLACK = re.compile(rf"{_FACE}[♣♠](?!\*)")
-
-
-def styled(text: str) -> Text:
-    """Text with its cards coloured: red suits red, black suits bold, wild cards yellow."""
-    result = Text(text)
-    result.highlight_regex(_RED, "bold red")
-    result.highlight_regex(_BLACK, "bold")
-    result.highlight_regex(_WILD, "bold yellow")
-    return result
 
 
 class CardWidget(Static):
@@ -96,10 +84,13 @@ class CardWidget(Static):
         self.update(text)
         self.border_title = str(self.index + 1)  # the key that chooses it: ASCII in every language
         marks = {"new": tr.pgettext("card mark", "new"), "no": tr.pgettext("card mark", "no"), "": ""}
-        mark = marks["new" if new else ("no" if forbidden else "")]
+        # A card that may not be discarded says so ("no", R4.3) before saying it is new.
+        mark = marks["no" if forbidden else ("new" if new else "")]
         self.border_subtitle = mark
-        # A longer word than English "new" widens its card rather than being cut ("cusub").
-        self.styles.width = max(9, cell_len(mark) + 6) if cell_len(mark) > 3 else None
+        # A longer word than English "new" widens the cards rather than being cut ("cusub"):
+        # every card of the hand alike, as wide as the language's longest mark needs.
+        widest = max(display_width(word) for word in marks.values())
+        self.styles.width = widest + 6 if widest > 3 else None
         self.set_class(wild, "wild")
         self.set_class(selected, "selected")
         self.set_class(forbidden, "forbidden")
@@ -133,11 +124,13 @@ class KeyBar(Static):
     action, and a key the rules do not allow now is dimmed. One widget, drawn left to right: a
     label in any script (a Bengali vowel sign takes a column on a terminal but none in Textual's
     count) shifts only what follows it on its own line, and never overlaps another widget. At
-    80 columns the whole bar fits, "q Quit" included, in every language."""
+    80 columns the whole bar fits, "q Quit" included, in every language; a key named
+    ``optional`` is shown only where there is room for it as well."""
 
-    def __init__(self, keys: Sequence[tuple[str, str]] = ()) -> None:
+    def __init__(self, keys: Sequence[tuple[str, str]] = (), *, optional: Collection[str] = ()) -> None:
         super().__init__("", id="keys", markup=False)
         self._keys = list(keys)
+        self._optional = set(optional)
         self._enabled: dict[str, bool] = {}
 
     def set_keys(self, keys: Sequence[tuple[str, str]]) -> None:
@@ -148,26 +141,42 @@ class KeyBar(Static):
         self._enabled.update(enabled)
         self._draw()
 
+    @staticmethod
+    def _columns(keys: Sequence[tuple[str, str]], gap: int) -> int:
+        return sum(display_width(label) for label, _name in keys) + gap * (len(keys) - 1)
+
+    def shown(self) -> list[tuple[str, str]]:
+        """The keys on the bar: every one, less the optional ones where they do not fit."""
+        keys = list(self._keys)
+        width = self.size.width
+        for label, name in reversed(self._keys):
+            if self._columns(keys, 1) <= width:
+                break
+            if name in self._optional:
+                keys.remove((label, name))
+        return keys
+
     def _gap(self) -> int:
         """Two columns between the labels where the whole bar fits so, else one."""
-        labels = sum(display_width(label) for label, _name in self._keys)
-        return 2 if labels + 2 * len(self._keys) <= self.size.width else 1
+        shown = self.shown()
+        return 2 if self._columns(shown, 2) + 2 <= self.size.width else 1
 
     def spans(self) -> list[tuple[int, int, str]]:
         """Each label's first and last column and action: in the columns a terminal draws
         them in (and reports clicks in), so that a click finds its label in any script."""
         spans = []
         x = 0
-        for label, name in self._keys:
+        gap = self._gap()
+        for label, name in self.shown():
             width = display_width(label)
             spans.append((x, x + width - 1, name))
-            x += width + self._gap()
+            x += width + gap
         return spans
 
     def _draw(self) -> None:
         text = Text()
         gap = " " * self._gap()
-        for index, (label, name) in enumerate(self._keys):
+        for index, (label, name) in enumerate(self.shown()):
             if index:
                 text.append(gap)
             text.append(label, style="bold" if self._enabled.get(name, True) else "dim")
@@ -190,6 +199,7 @@ class TableView(Vertical):
     DEFAULT_CSS = """
     TableView { height: 1fr; }
     TableView #title { height: 1; background: $primary; color: $text; padding: 0 1; }
+    TableView #goal { height: auto; padding: 0 1; color: $text-muted; }
     TableView #seats { height: auto; padding: 0 1; }
     TableView #table { height: auto; padding: 0 1; color: $text-muted; }
     TableView #hand-row { height: 3; padding: 0 1; }
@@ -205,18 +215,31 @@ class TableView(Vertical):
     TableView #log { height: 1fr; min-height: 3; border-top: solid $panel; padding: 0 1; }
     """
 
-    def __init__(self, buttons: Sequence[tuple[str, str]] = (), tr: Translator | None = None) -> None:
+    def __init__(
+        self,
+        buttons: Sequence[tuple[str, str]] = (),
+        tr: Translator | None = None,
+        *,
+        optional: Collection[str] = (),
+    ) -> None:
         super().__init__(id="tableview")
         self._buttons = list(buttons)
+        #: The keys shown on the bar only where there is room for them.
+        self._optional = tuple(optional)
         #: The language of the card faces and their marks.
         self.tr = tr or translator()
 
     def compose(self) -> ComposeResult:
         yield Static("", id="title", markup=False)
+        goal = Static("", id="goal", markup=False)
+        goal.display = False  # shown only where an application sets a goal line
+        yield goal
         preparing = Static("", id="preparing", markup=False)
         preparing.display = False  # shown only while a bot is being prepared
         yield preparing
-        yield Static("", id="seats", markup=False)
+        # One line a seat, cut with "…" in the columns a terminal draws: a long last action
+        # (Somali) never wraps onto a second line and pushes the table down.
+        yield CellLines("", wrap=False, id="seats")
         yield Static("", id="table", markup=False)
         with Horizontal(id="hand-row"):
             # The cards first, the label after them: a label in any script (Bengali vowel
@@ -226,7 +249,7 @@ class TableView(Vertical):
             yield Static("", id="hand-label", markup=False)
         yield Static("", id="calls", markup=False)
         yield Static("", id="message", markup=False)
-        yield KeyBar(self._buttons)
+        yield KeyBar(self._buttons, optional=self._optional)
         log = EventLog(id="log", markup=False, wrap=True, auto_scroll=True)
         log.can_focus = False  # the keys belong to the table; the log scrolls with the mouse
         yield log
@@ -236,6 +259,12 @@ class TableView(Vertical):
     def set_title(self, text: str) -> None:
         self.query_one("#title", Static).update(text)
 
+    def set_goal(self, text: str) -> None:
+        """The line under the title that says what the game is about ("" hides it)."""
+        widget = self.query_one("#goal", Static)
+        widget.update(text)
+        widget.display = bool(text)
+
     def set_preparing(self, text: str) -> None:
         """The line under the title while a bot's compiled search is prepared ("" hides it)."""
         widget = self.query_one("#preparing", Static)
@@ -243,7 +272,7 @@ class TableView(Vertical):
         widget.display = bool(text)
 
     def set_seats(self, lines: Iterable[str]) -> None:
-        self.query_one("#seats", Static).update(styled("\n".join(lines)))
+        self.query_one("#seats", CellLines).update("\n".join(lines))
 
     def set_table(self, lines: Iterable[str]) -> None:
         self.query_one("#table", Static).update(styled("\n".join(lines)))
@@ -298,40 +327,45 @@ class TableView(Vertical):
         self.query_one("#log", EventLog).clear()
 
 
-class TextScreen(ModalScreen[str]):
-    """A scrollable page of text (help, history, the end of a deal) closed by a key.
+class CombinationsPanel(Static):
+    """The winning combinations, best first, beside the table where the terminal is wide enough
+    (:data:`WIDE` columns or more); hidden on a narrower one, where a key shows them instead."""
 
-    ``keys`` maps each key that closes it to the result; any other listed key is ignored.
-    """
+    #: The narrowest terminal that shows the panel: the table keeps its 80 columns beside it.
+    WIDE = 120
 
     DEFAULT_CSS = """
-    TextScreen { align: center middle; }
-    TextScreen #box { width: 100%; max-width: 84; height: 100%; max-height: 30; border: round $accent;
-                      background: $surface; }
-    TextScreen #scroll { scrollbar-size-vertical: 1; }
-    TextScreen #text { padding: 0 0 0 1; }
-    TextScreen #keys { height: 1; dock: bottom; background: $primary; color: $text; padding: 0 1; }
+    CombinationsPanel { dock: right; width: 40; height: 100%; padding: 0 1; border-left: solid $panel;
+                        color: $text-muted; }
     """
 
-    def __init__(self, title: str, text: str, keys: dict[str, str], footer: str) -> None:
-        super().__init__()
-        self._title = title
-        self._text = text
-        self._keys = keys
-        self._footer = footer
+    def __init__(self) -> None:
+        super().__init__("", id="combinations", markup=False)
+        self.display = False
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="box") as box:
-            box.border_title = self._title
-            yield Static(self._footer, id="keys", markup=False)
-            with VerticalScroll(id="scroll"):
-                yield Static(styled(self._text), id="text", markup=False)
+    #: The columns of text inside its border and padding.
+    TEXT_WIDTH = 37
 
-    def on_key(self, event: events.Key) -> None:
-        result = self._keys.get(event.key)
-        if result is not None:
-            event.stop()
-            self.dismiss(result)
+    def show_text(self, text: str) -> None:
+        """Show ``text``, each long line broken between words (in terminal columns), indented
+        under its start."""
+        self.update(styled(wrap(text, self.TEXT_WIDTH)))
+
+    def fit(self, width: int) -> None:
+        """Show the panel on a terminal of ``width`` columns if it is wide enough."""
+        self.display = width >= self.WIDE
+
+
+def combinations_screen(rules: RuleSet, tr: Translator | None = None) -> TextScreen:
+    """The page of the winning combinations, best first (``w``); Esc, Enter or ``w`` closes it."""
+    tr = tr or translator()
+    keys = {key: "close" for key in ("escape", "w", "q", "enter")}
+    return TextScreen(
+        tr.gettext(N_("Winning combinations")),
+        combinations_table(rules, tr),
+        keys,
+        tr.gettext(N_("Esc: back")),
+    )
 
 
 class CoverScreen(Screen[str]):
@@ -339,7 +373,7 @@ class CoverScreen(Screen[str]):
 
     DEFAULT_CSS = """
     CoverScreen { align: center middle; }
-    CoverScreen #cover { width: 60; height: 5; border: double $accent; content-align: center middle; }
+    CoverScreen #cover { width: 64; max-width: 100%; height: auto; padding: 1 2; border: double $accent; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -353,13 +387,10 @@ class CoverScreen(Screen[str]):
         self._tr = tr or translator()
 
     def compose(self) -> ComposeResult:
-        yield Static(
-            self._tr.gettext(
-                N_("Pass the screen to {who}.\n{who}: press Enter when ready (q quits)."), who=self._who
-            ),
-            id="cover",
-            markup=False,
+        text = self._tr.gettext(
+            N_("Pass the screen to {who}.\n{who}: press Enter when ready (q quits)."), who=self._who
         )
+        yield CellLines(text, center=True, id="cover")
 
     def on_click(self) -> None:
         self.dismiss("ready")
@@ -443,39 +474,3 @@ class MinimumSize:
 
     def size_restored(self) -> None:
         """The terminal is large enough again."""
-
-
-class ChoiceScreen(ModalScreen[int | None]):
-    """Pick one of several lines (the legal calls): Enter or a click picks, Escape cancels."""
-
-    DEFAULT_CSS = """
-    ChoiceScreen { align: center middle; }
-    ChoiceScreen #choices { width: 100%; max-width: 80; height: auto; max-height: 16;
-                            border: round $success; background: $surface; }
-    """
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, title: str, lines: Sequence[str], keys: str = "Enter: call  Esc: cancel") -> None:
-        super().__init__()
-        self._title = title
-        self._lines = list(lines)
-        self._keys = keys
-
-    def compose(self) -> ComposeResult:
-        options = OptionList(*(Option(styled(line)) for line in self._lines), id="choices")
-        options.border_title = self._title
-        options.border_subtitle = self._keys
-        yield options
-
-    def on_mount(self) -> None:
-        options = self.query_one(OptionList)
-        options.highlighted = 0
-        options.focus()
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.dismiss(event.option_index)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

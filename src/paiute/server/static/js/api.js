@@ -84,6 +84,15 @@ export function errorText(error) {
   return error.rule ? t("error.with_rule", { message, rule: error.rule }) : t("error.plain", { message });
 }
 
+/**
+ * `path` with the page's language (`lang=`): the server's words (error messages, the options'
+ * help) come in the language the page is shown in, whatever the cookie or the browser's
+ * Accept-Language say (an explicit choice comes first: docs/web-protocol.md, Languages).
+ */
+export function withLanguage(path) {
+  return `${path}${path.includes("?") ? "&" : "?"}lang=${encodeURIComponent(currentLanguage())}`;
+}
+
 /** fetch JSON from the API with the seat token; throws ApiError with the server's error body. */
 export async function api(path, { method = "GET", body = undefined, token = null } = {}) {
   const headers = { Accept: "application/json" };
@@ -91,7 +100,7 @@ export async function api(path, { method = "GET", body = undefined, token = null
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
-    response = await fetch(path, {
+    response = await fetch(withLanguage(path), {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -136,7 +145,8 @@ export function withInvite(path, invite) {
 export async function downloadWithToken(path, token, fallbackName) {
   let response;
   try {
-    response = await fetch(path, { headers: { Authorization: `Bearer ${token}` }, credentials: "same-origin" });
+    const headers = { Authorization: `Bearer ${token}` };
+    response = await fetch(withLanguage(path), { headers, credentials: "same-origin" });
   } catch {
     throw new ApiError("network", t("error.network"));
   }
@@ -215,7 +225,7 @@ const PING_EVERY_MS = 20000;
 
 /**
  * A table's live connection. Callbacks: onWelcome(msg), onUpdate(msg), onPresence(msg),
- * onError(error, id), onStatus("connecting"|"online"|"offline", pendingCount).
+ * onService(msg), onError(error, id), onStatus("connecting"|"online"|"offline", pendingCount).
  */
 export class TableSocket {
   constructor(tableId, token, callbacks) {
@@ -236,7 +246,8 @@ export class TableSocket {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
+    // The language too: a refusal before the hello (too many connections) is in the page's.
+    return withLanguage(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`);
   }
 
   connect() {
@@ -331,6 +342,9 @@ export class TableSocket {
       case "presence":
         mergePresence(this.view, msg);
         this.callbacks.onPresence?.(msg);
+        break;
+      case "service": // the server's database is gone ("unavailable") or back ("ok")
+        this.callbacks.onService?.(msg);
         break;
       default:
         break; // pong and anything newer

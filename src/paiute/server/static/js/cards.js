@@ -66,6 +66,8 @@ export function cardElement(text, opts = {}) {
     el.classList.add("taken");
     label = t("card.taken", { card: label });
   }
+  // A button's name starts with the face it shows ("3♣, three of clubs"): its visible words.
+  if (opts.button) label = t("card.button", { face: cardShort(text), card: label });
   el.setAttribute("aria-label", label);
   if (opts.disabled) el.disabled = true;
 
@@ -94,7 +96,9 @@ export function cardElement(text, opts = {}) {
     const mark = document.createElement("span");
     mark.className = `badge badge-${badge}`;
     mark.setAttribute("aria-hidden", "true");
-    mark.textContent = t(`card.badge.${badge}`);
+    // Drawn by the style sheet (::after), not text of the card: the name says it in words
+    // ("wild", "just drawn"), and a button's own text must be in its name (WCAG 2.5.3).
+    mark.dataset.label = t(`card.badge.${badge}`);
     el.append(mark);
   }
   return el;

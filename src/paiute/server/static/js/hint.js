@@ -1,11 +1,14 @@
 // The hint button of the table page: on your own move, asks the server for the best move and
-// its reasons (POST /api/tables/ID/hint, paiute-hint/1) and shows them. It reads only the plain
-// facts table.js puts on #app (data-you, data-turn, data-status, data-version, data-busy), so it
-// needs no change there; every word comes from strings.js.
+// its reasons (POST /api/tables/ID/hint, paiute-hint/2) and shows them. It reads only the plain
+// facts table.js puts on #app (data-you, data-turn, data-status, data-version, data-busy, and
+// data-hints, data-hints-reason: the View's hints), so it needs no change there; every word
+// comes from strings.js. Where hints are off for the seat (a table of people whose creator did
+// not allow them) the button is disabled and its title says why; where the table sees who
+// asks, its title says that.
 
 import { api, errorText, getSeatToken } from "./api.js";
 import { cardRow, cardShort, valueText } from "./cards.js";
-import { formatNumber, t } from "./strings.js";
+import { formatChips, formatNumber, t } from "./strings.js";
 import { parseAction } from "./words.js";
 
 const app = document.getElementById("app");
@@ -31,12 +34,8 @@ function percent(chance) {
   return t("hint.percent", { percent: formatNumber(Math.round(chance * 100)) });
 }
 
-/** Chips with their sign and two decimals, as the terminal's hint writes them (+0.40, −1.25). */
-function chips(x) {
-  if (x === null || x === undefined) return "?";
-  const rounded = Math.round(x * 100) / 100;
-  return (rounded >= 0 ? "+" : "−") + formatNumber(Math.abs(rounded), 2);
-}
+/** Chips as the terminal's hint writes them (strings.js formatChips: +0.40, -1.25). */
+const chips = formatChips;
 
 function cardsText(cards) {
   return cards.map(cardShort).join(" ");
@@ -123,11 +122,11 @@ function renderHint(hint) {
     );
   }
   const table = el("table", "summary-table hint-table");
-  table.append(el("caption", "", t("hint.table.caption", { level: percent(0.95) })));
+  table.append(el("caption", "", t("hint.table.net", { level: percent(0.95) })));
   const headRow = el("tr");
   const feeds = hint.actions.some((row) => row.feed !== null && row.feed !== undefined);
   const columns = ["hint.table.move", "hint.table.chips", "hint.table.interval"];
-  if (feeds) columns.push("hint.table.feed");
+  if (feeds) columns.push("hint.table.feed_chance");
   for (const key of columns) {
     const th = el("th", "", t(key, { level: percent(0.95) }));
     th.scope = "col";
@@ -137,8 +136,10 @@ function renderHint(hint) {
   thead.append(headRow);
   table.append(thead);
   const body = el("tbody");
-  const rows = [...hint.actions].sort((a, b) => b.mean - a.mean);
-  for (const row of rows) {
+  // The recommended move heads the table; the others follow by their net chips.
+  const recommended = hint.actions.filter((row) => row.action === hint.recommended);
+  const others = hint.actions.filter((row) => row.action !== hint.recommended).sort((a, b) => b.net - a.net);
+  for (const row of [...recommended, ...others]) {
     const tr = el("tr");
     const best = row.action === hint.recommended;
     if (best) tr.className = "winner";
@@ -146,8 +147,9 @@ function renderHint(hint) {
     move.scope = "row";
     if (best) move.append(" ", el("span", "tag", t("hint.table.best")));
     tr.append(move);
-    tr.append(el("td", row.mean >= 0 ? "plus" : "minus", chips(row.mean)));
-    tr.append(el("td", "", t("hint.table.interval.value", { low: chips(row.low), high: chips(row.high) })));
+    tr.append(el("td", `figure ${row.net >= 0 ? "plus" : "minus"}`, chips(row.net)));
+    const interval = t("hint.table.interval.value", { low: chips(row.low), high: chips(row.high) });
+    tr.append(el("td", "figure", interval));
     if (feeds) tr.append(el("td", "", row.feed === null || row.feed === undefined ? "" : percent(row.feed)));
     tr.dataset.action = row.action;
     body.append(tr);
@@ -164,21 +166,23 @@ function basisText(hint) {
   return t("hint.basis.expert", { count: hint.playouts, moves: hint.actions.length });
 }
 
-/** A move the playouts rate above the expert's, and why the hint keeps the expert's: beyond
- * their noise (the server's `beyond_noise`, paiute.analysis.hint.Hint.beyond_noise), such moves lost
- * chips in play; within it, they cannot tell. Empty when the expert's move has the most chips
- * shown. */
+/** One sentence where the playouts rate another move above the recommended one, and why the
+ * hint keeps the expert's (as the terminal's, paiute.analysis.hint.Hint.top): beyond their noise
+ * (the server's `beyond_noise`) such moves lost chips in play; within it, they cannot tell.
+ * Empty when the recommended move has the most chips shown. */
 function noiseText(hint) {
   const recommended = hint.actions.find((row) => row.action === hint.recommended);
   const beyond = hint.actions.find((row) => row.action === hint.beyond_noise) ?? null;
-  const top = beyond ?? hint.actions.reduce((a, b) => (b.mean > a.mean ? b : a));
-  if (!beyond && !(top.mean > recommended.mean)) return "";
+  const top = beyond ?? hint.actions.reduce((a, b) => (b.net > a.net ? b : a));
+  if (!beyond && !(top.net > recommended.net)) return "";
   const versus = top.versus_expert;
-  return t(beyond ? "hint.beyond" : "hint.noise", {
+  return t(beyond ? "hint.beyond_noise" : "hint.within_noise", {
     action: moveWords(top.action, hint),
     chips: chips(versus.mean),
     low: chips(versus.low),
     high: chips(versus.high),
+    hint: moveWords(hint.recommended, hint),
+    count: hint.playouts,
   });
 }
 
@@ -202,10 +206,23 @@ function seatLabel(seat) {
   return name || t("table.seat", { seat: seat + 1 });
 }
 
+function hintsOff() {
+  return app.dataset.hints === "off";
+}
+
+/** Why hints are off, by the View's hints.reason (another reason: the general words). */
+const OFF_TITLES = { people: "hint.off.people", rated: "hint.off.rated" };
+
+/** The button's title: why hints are off, or that the table sees who asks (else none). */
+function buttonTitle() {
+  const reason = app.dataset.hintsReason;
+  if (hintsOff()) return t(OFF_TITLES[reason] ?? "hint.off");
+  return reason === "allowed" ? t("hint.announced") : "";
+}
+
 async function ask() {
-  if (state.asking || !myMove()) return;
+  if (state.asking || !myMove() || hintsOff()) return;
   state.asking = true;
-  const version = app.dataset.version;
   button.disabled = true;
   panel.replaceChildren(el("p", "muted", t("hint.thinking")));
   panel.hidden = false;
@@ -214,10 +231,12 @@ async function ask() {
       method: "POST",
       token: getSeatToken(tableId),
     });
-    if (String(hint.version) !== app.dataset.version || !myMove()) {
+    // The answer's version may be ahead of the page's (the update telling the table of the
+    // ask may not be in yet); behind it, the table has moved on.
+    if (Number(hint.version) < Number(app.dataset.version) || !myMove()) {
       panel.replaceChildren(el("p", "muted", t("hint.stale")));
     } else {
-      state.shownFor = version;
+      state.shownFor = String(hint.version);
       renderHint(hint);
     }
   } catch (error) {
@@ -232,7 +251,8 @@ async function ask() {
 function update() {
   const mine = myMove();
   button.hidden = !mine;
-  button.disabled = state.asking;
+  button.disabled = state.asking || hintsOff();
+  button.title = buttonTitle();
   const version = app.dataset.version;
   if (version !== state.version) {
     state.version = version;
@@ -244,7 +264,15 @@ if (app && button && panel) {
   button.addEventListener("click", ask);
   new MutationObserver(update).observe(app, {
     attributes: true,
-    attributeFilter: ["data-version", "data-turn", "data-you", "data-status", "data-busy"],
+    attributeFilter: [
+      "data-version",
+      "data-turn",
+      "data-you",
+      "data-status",
+      "data-busy",
+      "data-hints",
+      "data-hints-reason",
+    ],
   });
   update();
 }

@@ -1,6 +1,8 @@
 // The lobby page: create a table, list the open tables, join a seat or watch.
 
+import { initAccountBar } from "./account.js";
 import { api, errorText, getSeatToken, recall, remember, setSeatToken } from "./api.js";
+import { startLesson } from "./learn.js";
 import { applyStrings, formatNumber, t } from "./strings.js";
 
 const MIN_SEATS = 2;
@@ -33,6 +35,18 @@ function levelName(name) {
   return t(key) === key ? name : t(key);
 }
 
+/** A rule option's name for people ("option.max_players"); an option without one, its own name. */
+function optionLabel(name) {
+  const key = `option.${name}`;
+  return t(key) === key ? name : t(key);
+}
+
+/** One of a choice option's values for people ("option.payout.scale"), else the value itself. */
+function choiceLabel(name, value) {
+  const key = `option.${name}.${value}`;
+  return t(key) === key ? String(value) : t(key);
+}
+
 function buildForm(data) {
   presets = data.presets ?? {};
   options = data.options ?? [];
@@ -60,7 +74,7 @@ function buildForm(data) {
     const id = `opt-${opt.name}`;
     const label = document.createElement("label");
     label.htmlFor = id;
-    label.textContent = opt.name;
+    label.textContent = optionLabel(opt.name);
     let input;
     if (opt.type === "int") {
       input = document.createElement("input");
@@ -79,7 +93,7 @@ function buildForm(data) {
           option("false", t("lobby.create.option.off")),
         );
       } else {
-        for (const choice of opt.choices ?? []) input.append(option(choice, choice));
+        for (const choice of opt.choices ?? []) input.append(option(choice, choiceLabel(opt.name, choice)));
       }
     }
     input.id = id;
@@ -101,7 +115,8 @@ function showPresetValues() {
   for (const input of document.querySelectorAll("[data-option]")) {
     const value = values[input.dataset.option];
     if (value === undefined) continue;
-    let shown = String(value);
+    // A number stays as typed into the field (ASCII digits); a choice is said in words.
+    let shown = input.dataset.type === "int" ? String(value) : choiceLabel(input.dataset.option, value);
     if (input.dataset.type === "bool") {
       shown = t(value ? "lobby.create.option.on" : "lobby.create.option.off");
     }
@@ -139,6 +154,28 @@ function showError(id, error) {
   el.hidden = false;
 }
 
+/** Whether the table to create is rated (offered only to a logged-in account). */
+function rated() {
+  return !$("rated-field").hidden && $("rated").checked;
+}
+
+/**
+ * The choices a rated table rules out are turned off with it (paiute.server.ratings: no bots,
+ * a turn clock, no hints); no clock is for private tables only.
+ */
+function syncChoices() {
+  const isRated = rated();
+  if (isRated) {
+    $("bots").value = "";
+    $("hints").checked = false;
+    $("no-clock").checked = false;
+  }
+  $("bots").disabled = isRated;
+  $("hints").disabled = isRated;
+  $("no-clock").disabled = isRated || !$("private").checked;
+  if (!$("private").checked) $("no-clock").checked = false;
+}
+
 function playerName() {
   return $("player-name").value.trim();
 }
@@ -167,6 +204,8 @@ async function createTable(event) {
       chips: numberOrNull("chips") ?? 100,
       bots: $("bots").value || null,
       private: $("private").checked,
+      hints: $("hints").checked,
+      rated: rated(),
       max_deals: numberOrNull("max-deals"),
     };
     // The turn clock (30 s and a 60 s bank unless set); none only at a private table.
@@ -251,10 +290,12 @@ function tableItem(table) {
   const taken = table.players.filter((p) => p.taken || p.bot).length;
   const facts = [
     t("lobby.list.players", { taken, seats: table.seats }),
-    table.preset,
+    presetName(table.preset),
     table.stake === null || table.stake === undefined ? null : t("lobby.list.stake", { stake: table.stake }),
     t("lobby.list.spectators", { count: table.spectators }),
     table.deals ? t("lobby.list.deals", { count: table.deals }) : null,
+    table.hints ? t("lobby.list.hints") : null,
+    table.rated ? t("lobby.list.rated") : null,
   ].filter(Boolean);
   const info = document.createElement("p");
   info.className = "muted";
@@ -339,15 +380,21 @@ async function main() {
   applyStrings();
   document.title = t("lobby.title");
   $("player-name").value = recall("name") ?? "";
+  // Logged in: the account's name is the name at a table unless another was typed.
+  initAccountBar((account) => {
+    if (account && !$("player-name").value) $("player-name").value = account.name;
+    $("rated-field").hidden = !account;
+    if (!account) $("rated").checked = false;
+    syncChoices();
+  });
   $("create-form").addEventListener("submit", createTable);
   $("refresh").addEventListener("click", refreshTables);
   $("preset").addEventListener("change", showPresetValues);
   $("play-form").addEventListener("submit", playNow);
-  $("private").addEventListener("change", () => {
-    // No clock only at a private table: a public one must not wait for ever on an absent player.
-    $("no-clock").disabled = !$("private").checked;
-    if (!$("private").checked) $("no-clock").checked = false;
-  });
+  $("learn-button").addEventListener("click", () => startLesson($("learn-button"), $("learn-error"), playerName()));
+  // No clock only at a private table: a public one must not wait for ever on an absent player.
+  $("private").addEventListener("change", syncChoices);
+  $("rated").addEventListener("change", syncChoices);
   $("filters").addEventListener("submit", (event) => event.preventDefault());
   for (const id of ["filter-open", "filter-preset", "filter-stake"]) $(id).addEventListener("change", refilter);
   $("page-prev").addEventListener("click", () => {

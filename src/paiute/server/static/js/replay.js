@@ -75,7 +75,7 @@ function render() {
     top ? cardElement(top, { wild: wild.includes(top) }) : el("span", "empty-pile", t("table.discard.empty")),
   );
   $("r-discard-count").replaceChildren(cardRow(pile, wild));
-  $("r-pot").textContent = t("table.pot.value", { pot: s.pot });
+  $("r-pot").textContent = t("table.pot.value", { pot: s.pot, count: s.pot });
   $("r-stock").replaceChildren(cardRow(s.stock ?? [], wild));
 
   const seats = $("r-seats");
@@ -97,7 +97,8 @@ function render() {
     head.append(tags);
     li.append(head);
     const facts = el("div", "seat-facts");
-    facts.append(el("span", "chips", t("table.seat.chips", { chips: s.balances?.[seat] ?? 0 })));
+    const chips = s.balances?.[seat] ?? 0;
+    facts.append(el("span", "chips", t("table.seat.chips", { chips, count: chips })));
     li.append(facts);
     const row = el("span", "card-row");
     for (const card of sortCards(hand)) {

@@ -1,10 +1,11 @@
 // The review of a finished deal on the replay page (GET /api/tables/{id}/deals/{n}/review):
-// every decision's mark and the better action at each step, a summary per seat, and a chart of
-// each seat's expected chips through the deal. After the deal nothing is hidden (R9.3). The
+// every decision's mark and the better action at each step (or why a loss has no mark), a
+// summary per seat, and a chart of each seat's net chips through the deal (paiute-review/2: what
+// a seat expects to win or lose this deal, after its stake; the hint's figures there). After the deal nothing is hidden (R9.3). The
 // chart is inline SVG built here (no library, no inline script: the page's CSP allows this file).
 
 import { api, errorText, withInvite } from "./api.js";
-import { formatNumber, t } from "./strings.js";
+import { formatChips, formatNumber, t } from "./strings.js";
 import { actionWords } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -26,10 +27,10 @@ function svg(tag, attributes = {}) {
   return node;
 }
 
-function chips(value) {
-  const rounded = Math.round(value * 100) / 100;
-  return (rounded > 0 ? "+" : "") + formatNumber(rounded);
-}
+/** Chips as the hint and the terminal's review write them (+0.40, -1.25). */
+const chips = (value) => formatChips(value);
+/** A loss, never negative: two decimals, no sign (0.56). */
+const loss = (value) => formatChips(value, { signed: false });
 
 /**
  * Ask for the review until it is ready; `onUpdate(review | null, status)` after each answer.
@@ -84,19 +85,25 @@ export function renderStep(container, review, step, name) {
     line.append(el("span", `tag mark mark-${decision.mark}`, t(`review.mark.${decision.mark}`)));
   }
   // The better action is named only where it is another and worth more (Decision.better, the
-  // server's `better`): a move that did no worse than the hint's is no error in itself. A
-  // stored review without `better` gets the same rule, worked out here.
-  let better = decision.best !== decision.played && decision.loss > 0 ? decision.best : null;
-  if ("better" in decision) better = decision.better;
+  // server's `better`): a move that did no worse than the hint's is no error in itself.
+  const better = decision.better;
   const text = better
-    ? t("review.step.better", {
+    ? t("review.step.loss", {
         name: name(decision.seat),
         best: actionWords(better),
-        ev_best: chips(decision.ev_best),
-        ev_played: chips(decision.ev_played),
+        best_chips: chips(decision.net_best),
+        played_chips: chips(decision.net_played),
+        loss: loss(decision.loss),
       })
-    : t("review.step.best", { name: name(decision.seat), played: chips(decision.ev_played) });
+    : t("review.step.none", { name: name(decision.seat), played: chips(decision.net_played) });
   line.append(el("span", "", text));
+  // Why a loss has no mark (Decision.unmarked): too small, or within the playouts' noise.
+  if (decision.unmarked === "noise") {
+    line.append(el("span", "muted", t("review.unmarked.noise", { count: decision.samples })));
+  } else if (decision.unmarked === "small") {
+    const share = t("hint.percent", { percent: formatNumber(10) });
+    line.append(el("span", "muted", t("review.unmarked.small", { share, stake: decision.stake })));
+  }
   container.append(line);
 }
 
@@ -115,11 +122,12 @@ export function renderSummary(container, review, name, go) {
         "span",
         "review-figures",
         t("review.summary", {
-          accuracy: summary.accuracy === null ? "-" : formatNumber(summary.accuracy),
+          accuracy:
+            summary.accuracy === null ? "-" : t("hint.percent", { percent: formatNumber(summary.accuracy, 1) }),
           inaccuracy: summary.inaccuracy,
           mistake: summary.mistake,
           blunder: summary.blunder,
-          loss: formatNumber(Math.round(summary.loss * 100) / 100),
+          loss: loss(summary.loss),
         }),
       ),
     );
@@ -141,8 +149,8 @@ export function renderSummary(container, review, name, go) {
 }
 
 /**
- * The chart: each seat's expected chips after each of its decisions (the action played), a
- * dot for each mark, and a line at the current step. Steps run left to right.
+ * The chart: each seat's net chips after each of its decisions (the action played), a dot for
+ * each mark, and a line at the current step. Steps run left to right; 0 is break-even.
  */
 export function renderChart(container, review, steps, step, name) {
   container.replaceChildren();
@@ -150,7 +158,7 @@ export function renderChart(container, review, steps, step, name) {
   const width = 640;
   const height = 200;
   const pad = { left: 44, right: 12, top: 12, bottom: 24 };
-  const values = review.decisions.flatMap((d) => [d.ev_played, d.ev_best]);
+  const values = review.decisions.flatMap((d) => [d.net_played, d.net_best]);
   let low = Math.min(0, ...values);
   let high = Math.max(0, ...values);
   if (high - low < 1) high = low + 1;
@@ -174,7 +182,7 @@ export function renderChart(container, review, steps, step, name) {
   for (const seat of seats) {
     const own = review.decisions.filter((d) => d.seat === seat);
     const colour = COLOURS[seat % COLOURS.length];
-    const points = own.map((d) => `${x(d.action + 1).toFixed(1)},${y(d.ev_played).toFixed(1)}`).join(" ");
+    const points = own.map((d) => `${x(d.action + 1).toFixed(1)},${y(d.net_played).toFixed(1)}`).join(" ");
     const line = svg("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2, class: "seat-line" });
     line.dataset.seat = String(seat);
     const label = svg("title");
@@ -185,7 +193,7 @@ export function renderChart(container, review, steps, step, name) {
       if (!d.mark) continue;
       const dot = svg("circle", {
         cx: x(d.action + 1),
-        cy: y(d.ev_played),
+        cy: y(d.net_played),
         r: d.mark === "blunder" ? 6 : d.mark === "mistake" ? 5 : 4,
         fill: colour,
         class: `mark-dot mark-${d.mark}`,

@@ -60,6 +60,87 @@ export const EN = {
   "card.badge.wild": "wild",
   "card.badge.new": "new",
   "card.badge.taken": "taken",
+  // A card that is a button: its name starts with the face it shows ("3♣"), so that the words
+  // on screen are in its name (WCAG 2.5.3) and speech input can say them.
+  "card.button": "{face}, {card}",
+
+  // The coach of a lesson table ("Learn to play", static/js/lesson.js, paiute.server.lesson):
+  // the guided first deal of `paiute learn`, worded for taps. lesson.step.* is said when a
+  // step begins, lesson.hint.* when an input does not fit it, lesson.say.* answers an input.
+  "lesson.title": "Learn to play",
+  "lesson.coach": "Coach",
+  // The lesson's player, when no name was given (the lobby's name field, or one remembered).
+  "lesson.player": "Player",
+  "lesson.progress": "Step {n} of {count}",
+  "lesson.begin": "Begin",
+  "lesson.next": "Go on",
+  "lesson.combinations.show": "See the six combinations",
+  "lesson.hands": "See every hand",
+  "lesson.play_real": "Play a real game",
+  "lesson.lobby": "Back to the lobby",
+  "lesson.dealing": "The cards are being dealt…",
+  "lesson.playing": "{name} is playing…",
+  "lesson.ranks.yours": "yours",
+  "lesson.ranks.theirs": "{name}'s",
+  "lesson.step.welcome":
+    "Welcome! You play one prepared deal against two bots, Lani and Kai: about five minutes. The goal: make a winning combination of five or six cards and call it; the best call wins the pot. I will ask you to do each thing once. Press Begin.",
+  "lesson.step.wild":
+    "The upcard {upcard} lies face up under the stock: its rank is wild, so all {ranks} are wild cards, marked “wild” (R3). A wild card stands for any card you need. One of your cards is wild: tap it.",
+  "lesson.step.draw":
+    "Your turn. Every turn starts with a draw: the top card of the stock or of the discard pile (R4.2). Draw from the stock now: tap the stock.",
+  "lesson.step.discard":
+    "You hold six cards: end your turn by discarding one, face up on the discard pile (R4.2). {card} fits nothing in your hand: tap it to discard it.",
+  "lesson.step.take":
+    "{who} discarded {card}. With your {pair} it makes a pair: take it from the discard pile. Tap the discard pile.",
+  "lesson.step.try_taken": "Now try to throw {card} straight back: tap it. Go on, see what the rules say.",
+  "lesson.step.discard_other":
+    "That is rule R4.3: a card taken from the discard pile stays in your hand for the rest of the turn (it is marked “taken”). Now discard {card}, which does not fit: tap it.",
+  "lesson.step.last_round":
+    "{who} called {value}! A call starts the last round (R7.2): every player after the caller, up to the dealer, has one more turn. You are the dealer, so you play last. To win you must call a combination that equals or beats {value} (R6.4). Press Go on.",
+  "lesson.step.last_draw": "Your last turn: tap the stock to draw.",
+  "lesson.step.combinations":
+    "Your six cards make a winning combination: {value}. The wild card stands for the card you lack (R3.4). Press “See the six combinations”: they come best first, with the place of yours.",
+  "lesson.step.call": "Call it now: press the call button under your hand (the best call).",
+  "lesson.step.result":
+    "The deal ended after the dealer's turn (R7.3). Only players who call can win, and the highest call takes the pot (R8.1). Now every hand is shown (R9.3): press “See every hand”, then Go on.",
+  "lesson.result.won": {
+    one: "You won the pot of {count} chip!",
+    other: "You won the pot of {count} chips!",
+  },
+  "lesson.result.lost": "{names} won the pot.",
+  "lesson.step.done":
+    "That is Paiute: draw, discard, call, and the last round. Now play a real game against bots.",
+  "lesson.hint.welcome": "Press Begin to start.",
+  "lesson.hint.wild": "Tap your wild card, the one marked “wild”.",
+  "lesson.hint.draw": "Tap the stock to draw from it.",
+  "lesson.hint.discard": "Discard {card}: tap it.",
+  "lesson.hint.take": "Tap the discard pile to take {card}.",
+  "lesson.hint.try_taken": "Try to discard {card}, the card you took: tap it.",
+  "lesson.hint.discard_other": "Discard {card}: tap it.",
+  "lesson.hint.last_round": "Press Go on.",
+  "lesson.hint.last_draw": "Tap the stock to draw from it.",
+  "lesson.hint.combinations": "Press “See the six combinations”.",
+  "lesson.hint.call": "Press the call button to call.",
+  "lesson.hint.result": "Press Go on.",
+  "lesson.hint.done": "Press “Play a real game” to start a game.",
+  "lesson.say.refused": "Not allowed: {reason}.",
+  "lesson.say.not_wild": "{card} is not wild: look for the card marked “wild”.",
+  "lesson.say.wild": "Right: {card} is wild. It can stand for any card you need, even one you hold (R3.4).",
+  "lesson.say.take_this_time": "This time take {card} from the discard pile: tap the discard pile.",
+  "lesson.say.stock_this_time":
+    "Not this time: tap the stock to draw from it. You take from the discard pile next turn.",
+  "lesson.say.took": "You took {card}: everyone saw it (R4.5).",
+  "lesson.say.drew": "You drew {card}.",
+  "lesson.say.drew_pair": "You drew {card}: a pair with your {pair}.",
+  "lesson.say.try_taken_first":
+    "First try to discard {card}, the card you just took: see what the rules say.",
+  "lesson.say.no_discard_now": "Do not discard now: you can call.",
+  "lesson.say.keep": "Keep {card}: it can still help you. Discard {target} instead.",
+  "lesson.say.discarded": "Good: {card} is on the discard pile, where everyone sees it (R4.5).",
+  "lesson.say.ranks": "{mine} is number {a} of 6 and {who}'s {theirs} number {b}: yours is higher.",
+  "lesson.say.rank_first": "First see where your combination ranks; then call.",
+  "lesson.say.best_call": "Call the best: {value}.",
+  "lesson.say.called": "You called {value}!",
 
   // Combination values (R5), from their JSON form {"name", "ranks"}.
   "value.five_of_a_kind": "Five of a Kind, {r1}",
@@ -69,6 +150,108 @@ export const EN = {
   "value.three_three": "Three / Three, {r1} over {r2}",
   "value.paiute": "Paiute, {r1}/{r2}/{r3}",
 
+  // How to play (templates/rules.html, static/js/rules.js): the players' rules page, /rules.
+  // Its facts (the combinations in order, the examples, the presets) come from the engine
+  // (paiute.server.guide); these are its sentences. Rule IDs appear beside them, not in them.
+  "rules.link": "How to play",
+  "rules.link.new_tab": "How to play (opens in a new tab)",
+  "rules.learn.heading": "Learn by playing",
+  "rules.learn.help":
+    "One guided deal against two bots, about five minutes: a coach asks you to do each thing once.",
+  "rules.nav": "Help",
+  "rules.title": "Paiute — how to play",
+  "rules.heading": "How to play Paiute",
+  "rules.goal":
+    "The goal: draw and discard until your cards make one of six winning combinations, then call. The best call wins the pot.",
+  "rules.intro.default": "This page gives the default rules; the other rule sets are explained at the end.",
+  "rules.contents": "On this page",
+  "rules.deal.heading": "The deal and the wild card",
+  "rules.deal.cards": "The dealer deals five cards to each player, one at a time. After each deal, the next player to the left deals.",
+  "rules.deal.upcard": "The next card is turned face up: the upcard. Every card of its rank is wild.",
+  "rules.deal.example": "For example, when the upcard is {card}, these cards are wild:",
+  "rules.deal.wild":
+    "A wild card stands for any card you choose, even one you already hold: that is how Five of a Kind is made. A combination with wild cards is worth just as much as the same one without them.",
+  "rules.deal.stock":
+    "The rest of the pack, face down, is the stock. The upcard lies face up at its bottom, so it is the last card drawn. The discard pile starts empty.",
+  "rules.turn.heading": "Your turn",
+  "rules.turn.order": "The player to the dealer's left starts, and play goes clockwise.",
+  "rules.turn.draw": "First draw one card: the top card of the stock, or the top card of the discard pile.",
+  "rules.turn.discard":
+    "Then discard one card face up on the discard pile, or call (see below). Between turns you always hold five cards.",
+  "rules.turn.rebuild": {
+    one: "When the stock runs out, the discard pile except its top card is shuffled into a new stock. If nobody has called and that would happen more than {count} time, the deal is dead: nobody wins and the pot stays for the next deal.",
+    other: "When the stock runs out, the discard pile except its top card is shuffled into a new stock. If nobody has called and that would happen more than {count} times, the deal is dead: nobody wins and the pot stays for the next deal.",
+  },
+  "rules.pile.heading": "The pile rule",
+  "rules.pile.text":
+    "A card you take from the discard pile stays in your hand for the rest of that turn: you may not throw it straight back, nor put it down when you call. A card drawn from the stock may be discarded at once.",
+  "rules.pile.public": "Everyone sees which pile you drew from, and the card you took from the discard pile.",
+  "rules.call.heading": "Calling",
+  "rules.call.when":
+    "After drawing you hold six cards. If they make one of the combinations below, you may call instead of discarding. You never have to.",
+  "rules.call.five": "With a five-card combination, show those five cards and put the sixth on the discard pile.",
+  "rules.call.six": "With a six-card combination, show all six cards and discard nothing.",
+  "rules.call.paiute": "A Paiute (three pairs) may be called only on your first turn of the deal.",
+  "rules.call.beat": "After the first call, any later call must equal or beat the best call shown so far.",
+  "rules.call.done": "Once you have called, you take no more turns in that deal.",
+  "rules.last.heading": "The last round",
+  "rules.last.text":
+    "After the first call, every player after the caller, up to and including the dealer, has one last turn: draw, then call or discard.",
+  "rules.last.dealer": "If the dealer makes the first call, the deal ends at once.",
+  "rules.score.heading": "Winning a deal, and the match",
+  "rules.score.stake": {
+    one: "Before each deal, every player puts the stake into the pot: {count} chip, unless the table sets another.",
+    other: "Before each deal, every player puts the stake into the pot: {count} chips, unless the table sets another.",
+  },
+  "rules.score.win": "When the deal ends, the highest call wins the pot. Only players who called can win.",
+  "rules.score.tie":
+    "Equal best calls share the pot; chips that do not divide go one at a time to the tied winners, starting from the dealer's left.",
+  "rules.score.scale": {
+    one: "Some tables use the scale payout instead: there is no pot, and every player who did not win pays the winner {count} chip for each unit of the winning combination (shown with each combination below), twice as much for a call made on the caller's first turn.",
+    other: "Some tables use the scale payout instead: there is no pot, and every player who did not win pays the winner {count} chips for each unit of the winning combination (shown with each combination below), twice as much for a call made on the caller's first turn.",
+  },
+  "rules.score.match":
+    "A match is one deal after another. It ends when the table's number of deals has been played, or when a player cannot pay the next stake.",
+  "rules.combos.heading": "The winning combinations, best first",
+  "rules.combos.intro":
+    "Only these six can be called. Plain straights, plain flushes, a full house, or four or three of a kind on their own are worth nothing. Suits never break a tie.",
+  "rules.combos.royal_high": "With the option royal_high, the Royal Flush ranks above Five of a Kind.",
+  "rules.combo.five_of_a_kind": "Five of a Kind",
+  "rules.combo.royal_flush": "Royal Flush",
+  "rules.combo.straight_flush": "Straight Flush",
+  "rules.combo.four_two": "Four / Two",
+  "rules.combo.three_three": "Three / Three",
+  "rules.combo.paiute": "Paiute",
+  "rules.combo.five_of_a_kind.what": "Five cards of one rank: it needs at least one wild card.",
+  "rules.combo.royal_flush.what": "Ace, king, queen, jack and ten of one suit.",
+  "rules.combo.straight_flush.what": "Five cards of one suit in sequence; 5-4-3-2-A is the lowest.",
+  "rules.combo.four_two.what": "Four cards of one rank and a pair of another rank.",
+  "rules.combo.three_three.what": "Two sets of three cards, of two different ranks.",
+  "rules.combo.paiute.what": "Three pairs of three different ranks, called on your first turn only.",
+  "rules.combo.five_of_a_kind.ties": "Between two of them, the higher rank wins.",
+  "rules.combo.royal_flush.ties": "Two Royal Flushes tie.",
+  "rules.combo.straight_flush.ties": "Between two of them, the higher top card wins (5-4-3-2-A has 5 on top).",
+  "rules.combo.four_two.ties": "Between two of them, the higher four wins, then the higher pair.",
+  "rules.combo.three_three.ties": "Between two of them, the higher three wins, then the lower three.",
+  "rules.combo.paiute.ties": "Between two of them, the highest pair wins, then the middle pair, then the lowest.",
+  "rules.combo.example": "At the table, this example is called “{value}”.",
+  "rules.combo.example_hand": "Example: {value}",
+  "rules.combo.named": "Here the wild {card} stands for {named}.",
+  "rules.combo.cards": { one: "{count} card", other: "{count} cards" },
+  "rules.combo.units": { one: "scale payout: {count} unit", other: "scale payout: {count} units" },
+  "rules.presets.heading": "Rule sets",
+  "rules.presets.intro":
+    "Whoever creates a table chooses its rule set (“Rules” in the lobby) and may change single options.",
+  "rules.preset.pagat": "The rules of the pagat.com card-game page.",
+  "rules.preset.gamerules": "The rules of the translated family-game pages.",
+  "rules.preset.same": "Exactly the rules on this page.",
+  "rules.preset.differs": "Different from this page:",
+  "rules.option.upcard_under_stock.false": "The upcard stays on the table, out of play.",
+  "rules.option.open_discard.true": "The top card of the stock is turned face up to start the discard pile.",
+  "rules.option.reshuffle_keeps_top.false":
+    "When the stock runs out, the whole discard pile is shuffled into the new stock.",
+  "rules.option.paiute_any_turn.true": "A Paiute may be called on any turn, not only the first.",
+
   // The language switcher (each language's own name is not translated).
   "lang.label": "Language",
 
@@ -77,6 +260,9 @@ export const EN = {
   "conn.online": "Connected",
   "conn.offline": "Connection lost, reconnecting…",
   "conn.stopped": "Not connected",
+  // The banner of a table while the server cannot reach its database.
+  "table.service.unavailable":
+    "The server cannot reach its database: no move can be played until it is back. Nothing already played is lost.",
   // The page of a table that does not exist (404).
   "missing.title": "No such table",
   "missing.text": "There is no table at this address: it may have been mistyped.",
@@ -108,6 +294,27 @@ export const EN = {
   "lobby.create.option.default": "as the rules say ({value})",
   "lobby.create.option.on": "on",
   "lobby.create.option.off": "off",
+  // The rule options' names (paiute.rules.OPTIONS) and their choices, for people; the form
+  // sends the machine names.
+  "option.jokers": "Jokers",
+  "option.max_players": "Most players",
+  "option.upcard_under_stock": "Upcard under the stock",
+  "option.open_discard": "Open discard pile",
+  "option.wild_colour": "Wild colour",
+  "option.wild_colour.any": "the whole rank",
+  "option.wild_colour.opposite": "the other colour only",
+  "option.reshuffle_keeps_top": "Rebuild keeps the top discard",
+  "option.max_rebuilds": "Stock rebuilds",
+  "option.paiute_any_turn": "Paiute on any turn",
+  "option.royal_high": "Royal Flush ranks highest",
+  "option.payout": "Payout",
+  "option.payout.pot": "pot",
+  "option.payout.scale": "scale",
+  "option.stake": "Stake",
+  "option.ties": "Ties",
+  "option.ties.split": "split the pot",
+  "option.ties.first_call": "first to call takes it",
+  "option.unit": "Scale unit",
   "lobby.create.seats": "Seats",
   "lobby.create.stake": "Stake per deal",
   "lobby.create.stake.help": "Empty: the rules' stake",
@@ -123,10 +330,18 @@ export const EN = {
   "lobby.play.help": "A private table against bots, dealt at once.",
   "lobby.play.level": "Bots' level",
   "lobby.play.submit": "Play against bots",
+  // "Learn to play" (templates/lobby.html, static/js/learn.js): the guided first deal.
+  "lobby.learn.heading": "New to Paiute?",
+  "lobby.learn.help":
+    "Learn to play in five minutes: one guided deal against two bots, with a coach at every step.",
+  "lobby.learn.button": "Learn to play",
   "lobby.level.easy": "easy",
   "lobby.level.medium": "medium",
   "lobby.level.hard": "hard",
   "lobby.level.expert": "expert",
+  // Bots that are not levels (a table made through the API may name them).
+  "bot.greedy": "greedy",
+  "bot.random": "random",
   "lobby.filter.open": "Open seats only",
   "lobby.filter.preset": "Rules",
   "lobby.filter.preset.any": "any rules",
@@ -139,6 +354,10 @@ export const EN = {
   "lobby.create.max_deals": "Deals",
   "lobby.create.max_deals.help": "Empty: no limit",
   "lobby.create.private": "Private: only people with the invitation link can join",
+  "lobby.create.hints": "Allow hints (the table sees who asks)",
+  "lobby.create.rated": "Rated: the match counts for every player's rating",
+  "lobby.create.rated.help":
+    "Only players logged in to an account can sit down; no bots, a turn clock, no hints. A player who leaves during the match, or whose seat the bot still plays at its end, is placed last.",
   "lobby.create.submit": "Create the table",
   "lobby.create.creating": "Creating…",
   "lobby.list.heading": "Open tables",
@@ -148,6 +367,8 @@ export const EN = {
   "lobby.list.spectators": { one: "{count} watching", other: "{count} watching" },
   "lobby.list.deals": { one: "{count} deal played", other: "{count} deals played" },
   "lobby.list.stake": "stake {stake}",
+  "lobby.list.hints": "hints allowed",
+  "lobby.list.rated": "rated",
   "lobby.list.status.waiting": "waiting for players",
   "lobby.list.status.playing": "playing",
   "lobby.list.status.closed": "closed",
@@ -156,9 +377,80 @@ export const EN = {
   "lobby.list.resume": "Back to {table}",
   "lobby.join.name_needed": "Enter your name first.",
 
+  // Accounts (optional): the lobby's account bar and its dialog.
+  "account.label": "Your account",
+  "account.signup": "Sign up",
+  "account.login": "Log in",
+  "account.logout": "Log out",
+  "account.logout_everywhere": "Log out everywhere",
+  "account.my_tables": "My tables",
+  "account.signed_in": "Logged in as {name}",
+  "account.dialog.signup": "Create an account",
+  "account.dialog.login": "Log in to your account",
+  "account.dialog.help": "An account is optional: it keeps your tables together, on any device.",
+  "account.name": "Account name",
+  "account.name_needed": "Enter the account's name.",
+  "account.password": "Password",
+  "account.password.help": "At least {min} characters.",
+  "account.password.short": "A password has at least {min} characters.",
+  "account.submit.signup": "Create the account",
+  "account.submit.login": "Log in",
+  "account.cancel": "Cancel",
+  "account.signed_up": "Welcome, {name}: your account is made and you are logged in.",
+  "account.logged_in": "Welcome back, {name}.",
+  "account.claimed": "Seats this browser held, now in your tables: {count}",
+  "account.logged_out": "You are logged out on this device.",
+  "account.logged_out_everywhere": "You are logged out on every device.",
+
+  // "My tables": an account's tables, live and finished.
+  "mine.title": "Paiute — my tables",
+  "mine.heading": "My tables",
+  "mine.back": "Back to the lobby",
+  "mine.login_needed": "Log in from the lobby to see your tables.",
+  "mine.empty": "No tables yet: the seats you take while logged in show up here.",
+  "mine.seat": "your seat: {seat}",
+  "mine.result": {
+    one: "finished: place {place} of {of}, {chips} chip ({change})",
+    other: "finished: place {place} of {of}, {chips} chips ({change})",
+  },
+  "mine.resume": "Resume {table}",
+  "mine.open": "Open {table}",
+  "mine.replay": "Replay {table}",
+  "mine.leave": "Leave {table}",
+  "mine.left": "You have left {table}.",
+
+  // Ratings (paiute.server.ratings): the leaderboard (/leaderboard) and a player's profile
+  // (/players/NAME), from the rated matches between accounts.
+  "ratings.link": "Leaderboard",
+  "ratings.back": "Back to the lobby",
+  "ratings.title": "Paiute — leaderboard",
+  "ratings.heading": "Leaderboard",
+  "ratings.help":
+    "Ratings from rated matches between accounts. Established ratings come first; a rating marked with a question mark is provisional: it settles after more rated matches.",
+  "ratings.caption": "Rated players, the best first",
+  "ratings.col.rank": "Rank",
+  "ratings.col.player": "Player",
+  "ratings.col.rating": "Rating",
+  "ratings.col.games": "Rated matches",
+  "ratings.empty": "No rated matches have been played yet.",
+  "ratings.pages": "Pages of players",
+  "ratings.provisional": "{rating}?",
+  "ratings.provisional.label": "{rating}, provisional",
+  "ratings.profile.link": "Profile of {name}",
+  "ratings.player.title": "Paiute — {name}",
+  "ratings.player.rating": "Rating",
+  "ratings.player.deviation": "{rating} ± {deviation}",
+  "ratings.player.games": "Rated matches",
+  "ratings.player.provisional": "This rating is provisional: it settles after more rated matches.",
+  "ratings.player.recent": "Latest rated matches",
+  "ratings.player.none": "No rated matches yet.",
+  "ratings.result": "Place {place} of {of}: rating {before} → {after} ({change})",
+  "ratings.result.private": "a private table",
+
   // Table page.
   "table.title": "Paiute — {table}",
   "table.back": "Tables",
+  "table.rated": "Rated match",
   "table.status.waiting": "Waiting for players",
   "table.status.cut": "The cut",
   "table.status.playing": "Deal {deal}",
@@ -177,7 +469,7 @@ export const EN = {
   "table.seat.hand_to_bot": "Let the bot play",
   "table.seat.dealer": "dealer",
   "table.seat.turn": "to play",
-  "table.seat.chips": "{chips} chips",
+  "table.seat.chips": { one: "{chips} chip", other: "{chips} chips" },
   "table.seat.cards": { one: "{count} card", other: "{count} cards" },
   "table.seat.holds": "seen taking:",
   "table.seat.called": "called {value}",
@@ -222,7 +514,7 @@ export const EN = {
   "table.discard.empty": "empty",
   "table.discard.history": { one: "history ({count} card)", other: "history ({count} cards)" },
   "table.pot": "Pot",
-  "table.pot.value": "{pot} chips",
+  "table.pot.value": { one: "{pot} chip", other: "{pot} chips" },
   "table.last_round": "Last round (R7.2): equal or beat {value} (R6.4).",
   "table.turn.you.draw": "Your turn: draw from the stock or the discard pile.",
   "table.turn.you.draw_stock": "Your turn: draw from the stock (the discard pile is empty).",
@@ -234,6 +526,10 @@ export const EN = {
   "table.clock.bank": "time bank: {seconds} s",
   "table.hand": "Your hand",
   "table.hand.none": "You have no cards right now.",
+  "table.hand.keys": "The arrow keys move between your cards.",
+  // Names of the table page's regions, for screen readers.
+  "table.area": "Table",
+  "table.seats.label": "Seats",
   "table.taken_rule": "{card} came from the discard pile and may not go back this turn (R4.3).",
   "table.draw_stock": "Draw from the stock",
   "table.draw_stock.label": {
@@ -242,6 +538,8 @@ export const EN = {
   },
   "table.draw_discard": "Take {card} from the discard pile",
   "table.draw_discard.empty": "Take from the discard pile",
+  // The empty pile's name holds the word it shows ({empty}: "table.discard.empty").
+  "table.draw_discard.none": "Take from the discard pile ({empty})",
   "table.call.heading": "Call",
   "table.call.best": "Best call: {value}",
   "table.call.shows": "Shows",
@@ -275,7 +573,7 @@ export const EN = {
   "summary.winner": "Winner: {names}",
   "summary.winners": "Winners (tie, R8.3): {names}",
   "summary.nobody": "Nobody won.",
-  "summary.pot": "Pot after the deal: {pot} chips",
+  "summary.pot": { one: "Pot after the deal: {pot} chip", other: "Pot after the deal: {pot} chips" },
   "summary.names_separator": ", ",
   "summary.call": "{name} called {value}",
   "summary.first_turn": "on the first turn",
@@ -286,6 +584,9 @@ export const EN = {
   "summary.replay": "Replay this deal",
   "summary.record": "Download the game record",
   "summary.close": "Hide",
+  // The end of the match: every seat's place and chips (the most chips first; equal chips share a place).
+  "summary.standings": "Final standings",
+  "summary.place": "Place",
   "proof.heading": "Fair deal proof (R10.2)",
   "proof.checking": "Checking the proof in your browser…",
   "proof.verified": "verified",
@@ -350,16 +651,25 @@ export const EN = {
   "hint.heading": "Hint",
   "hint.close": "Hide",
   "hint.stale": "The table has moved on since this hint: ask again.",
+  // The hint button's title: why hints are off for this seat, or that the table sees who asks.
+  "hint.off": "Hints are off at this table.",
+  "hint.off.people": "Hints are off at a table of people: the table's creator did not allow them.",
+  "hint.off.rated": "Hints are off at a rated table: each player plays on their own.",
+  "hint.announced": "The table sees that you asked for a hint (never the hint itself).",
   "hint.move": "Recommended: {action}",
   "hint.basis.expert": {
     one: "The expert's move; below, each of the {moves} moves played out {count} time.",
     other: "The expert's move; below, each of the {moves} moves played out {count} times.",
   },
-  "hint.noise": "{action} shows {chips} chips more in these playouts, within their noise ({low} to {high}).",
-  "hint.beyond": "{action} shows {chips} chips more in these playouts ({low} to {high}); moves chosen that way instead of the expert's lost chips in play, so the hint keeps the expert's.",
+  "hint.within_noise": {
+    one: "The playouts rate another move higher, {action}, by {chips} chips, but that is within their noise ({count} playout); the hint keeps the expert's move, {hint}.",
+    other:
+      "The playouts rate another move higher, {action}, by {chips} chips, but that is within their noise ({count} playouts); the hint keeps the expert's move, {hint}.",
+  },
+  "hint.beyond_noise": "The playouts rate another move higher, {action}, by {chips} chips ({low} to {high}), beyond their noise; the hint still keeps the expert's move, {hint}: moves chosen by the playouts lost chips against the expert's in play (they play greedy after the move).",
   "hint.feed.avoid": "Not {card}: the next player, {name}, could call at once with it about {chance} of the time (a chance learned from public play, R4.2).",
   "hint.feed.risk": "The next player, {name}, could call at once with {card} about {chance} of the time (a chance learned from public play, R4.2).",
-  "hint.table.feed": "Feeds the next player",
+  "hint.table.feed_chance": "Next player could call with it",
   "hint.basis.only": "Your only legal move now.",
   "hint.action.draw_stock": "draw from the stock",
   "hint.action.draw_discard": "take the top of the discard pile",
@@ -379,7 +689,7 @@ export const EN = {
   "hint.call": "Calling {value} wins {chance} of the playouts ({low} to {high}); {who} still to play (R7.2).",
   "hint.call.certain": "Calling {value}: nobody has a turn after you (R7.1, R7.3) and no call shown beats it (R6.4), so it wins (a tie shares the pot, R8.3).",
   "hint.percent": "{percent}%",
-  "hint.table.caption": "Expected chips of each move, with a {level} interval",
+  "hint.table.net": "Chips you expect to win or lose this deal with each move, after your stake (0 is break-even), with a {level} interval",
   "hint.table.move": "Move",
   "hint.table.chips": "Chips",
   "hint.table.interval": "{level} interval",
@@ -401,8 +711,14 @@ export const EN = {
   "review.mark.blunder": "blunder",
   "review.mark.at": "{mark}, step {step}",
   "review.step.forced": "No choice here: the only legal action.",
-  "review.step.best": "{name} played the best action found ({played} chips expected).",
-  "review.step.better": "{name}: better {best} ({ev_best} chips expected, not {ev_played}).",
+  "review.figures": "Chips: what a player could expect to win or lose this deal after a move, after their stake (0 is break-even), as the hint gives them. Loss: what the better move is worth more. Marks by the loss as a share of the pot: inaccuracy from 10%, mistake from 20%, blunder from 30%; a smaller loss, or one within the noise of the playouts, is not marked.",
+  "review.step.none": "{name}: no loss against the hint's move ({played}).",
+  "review.step.loss": "{name}: better {best} ({best_chips}, not {played_chips}); loss {loss}.",
+  "review.unmarked.noise": {
+    one: "Not marked: within the noise of {count} playout.",
+    other: "Not marked: within the noise of {count} playouts.",
+  },
+  "review.unmarked.small": "Not marked: under {share} of the {stake} chips the deal is played for.",
   "review.summary": "accuracy {accuracy}; inaccuracies: {inaccuracy}; mistakes: {mistake}; blunders: {blunder}; expected loss: {loss} chips",
   "review.chart": "Expected chips of each seat after each of its decisions",
 
@@ -431,9 +747,26 @@ export const EN = {
   "event.autoplay.left": "{name} left the match: the bot plays for them",
   "event.autoplay.clock": "{name} is not here: the bot plays for them until they are back",
   "event.returned": "{name} is back and plays again",
+  "event.hint": "{name} asked for a hint",
   "event.rematch": "A rematch table is ready: the same settings, the players who accept",
   "event.closed": "The match is over: {reason}",
-  "event.rebuilt": "The stock is rebuilt from {count} discards (R4.6)",
+  "event.closed.deals": {
+    one: "The match is over: its only deal has been played",
+    other: "The match is over: its {count} deals have been played",
+  },
+  "event.closed.stake": {
+    one: "The match is over: {names} cannot pay the next stake (R8.2)",
+    other: "The match is over: {names} cannot pay the next stake (R8.2)",
+  },
+  "event.closed.left": "The match is over: every player has left",
+  "event.closed.idle": {
+    one: "The table has ended: nobody played at it for {count} minute",
+    other: "The table has ended: nobody played at it for {count} minutes",
+  },
+  "event.rebuilt": {
+    one: "The stock is rebuilt from {count} discard (R4.6)",
+    other: "The stock is rebuilt from {count} discards (R4.6)",
+  },
   "event.by_clock": "{line} (played by the clock)",
   "event.draw_stock": "{name} drew from the stock",
   "event.draw_stock.card": "{name} drew {card} from the stock",
@@ -467,12 +800,88 @@ let pluralIndex = (n) => (n === 1 ? 0 : 1);
 let pluralRules = new Intl.PluralRules("en");
 let numbers = new Intl.NumberFormat("en", { useGrouping: false });
 
-// A gettext Plural-Forms expression is C; it is run as JS only after checking that it holds
-// nothing but n, numbers and operators (it comes from our own catalogue, never from a user).
-function compilePlural(expression) {
-  if (typeof expression !== "string" || !/^[n0-9\s=!<>&|?:%()+\-*/]*$/.test(expression)) return null;
+// A gettext Plural-Forms expression is C: n, whole numbers, ! * / % + - < <= > >= == != && ||,
+// ?: and parentheses. It is parsed here into a function, never run as code: the pages'
+// Content-Security-Policy has no 'unsafe-eval' (new Function would throw, and every language
+// would get English's two forms: "30 cărți" where Romanian says "30 de cărți").
+const PLURAL_TOKEN = /\s*(\d+|n|&&|\|\||[=!<>]=|[-+*/%!<>?:()])\s*/y;
+const PLURAL_BINARY = { "||": 1, "&&": 2, "==": 3, "!=": 3, "<": 4, "<=": 4, ">": 4, ">=": 4, "+": 5, "-": 5, "*": 6, "/": 6, "%": 6 };
+const PLURAL_APPLY = {
+  "||": (a, b) => Number(Boolean(a || b)),
+  "&&": (a, b) => Number(Boolean(a && b)),
+  "==": (a, b) => Number(a === b),
+  "!=": (a, b) => Number(a !== b),
+  "<": (a, b) => Number(a < b),
+  "<=": (a, b) => Number(a <= b),
+  ">": (a, b) => Number(a > b),
+  ">=": (a, b) => Number(a >= b),
+  "+": (a, b) => a + b,
+  "-": (a, b) => a - b,
+  "*": (a, b) => a * b,
+  "/": (a, b) => Math.trunc(a / b),
+  "%": (a, b) => a % b,
+};
+
+function pluralTokens(expression) {
+  const tokens = [];
+  PLURAL_TOKEN.lastIndex = 0;
+  while (PLURAL_TOKEN.lastIndex < expression.length) {
+    const at = PLURAL_TOKEN.lastIndex;
+    const match = PLURAL_TOKEN.exec(expression);
+    if (!match) return /^\s*$/.test(expression.slice(at)) ? tokens : null;
+    tokens.push(match[1]);
+  }
+  return tokens;
+}
+
+/** The function of n that a Plural-Forms expression is; null when it is not one. */
+export function compilePlural(expression) {
+  if (typeof expression !== "string") return null;
+  const tokens = pluralTokens(expression);
+  if (!tokens?.length) return null;
+  let at = 0;
+  const fail = () => {
+    throw new Error("not a plural expression");
+  };
+  const primary = () => {
+    const token = tokens[at++];
+    if (token === "n") return (n) => n;
+    if (token !== undefined && /^\d+$/.test(token)) return () => Number(token);
+    if (token === "!") {
+      const operand = primary();
+      return (n) => Number(!operand(n));
+    }
+    if (token === "-") {
+      const operand = primary();
+      return (n) => -operand(n);
+    }
+    if (token !== "(") fail();
+    const inner = conditional();
+    if (tokens[at++] !== ")") fail();
+    return inner;
+  };
+  const binary = (lowest) => {
+    let left = primary();
+    while (PLURAL_BINARY[tokens[at]] >= lowest) {
+      const op = tokens[at++];
+      const right = binary(PLURAL_BINARY[op] + 1);
+      const [a, b, apply] = [left, right, PLURAL_APPLY[op]];
+      left = (n) => apply(a(n), b(n));
+    }
+    return left;
+  };
+  const conditional = () => {
+    const test = binary(1);
+    if (tokens[at] !== "?") return test;
+    at += 1;
+    const yes = conditional();
+    if (tokens[at++] !== ":") fail();
+    const no = conditional();
+    return (n) => (test(n) ? yes(n) : no(n));
+  };
   try {
-    const fn = new Function("n", `return Number(${expression});`);
+    const fn = conditional();
+    if (at !== tokens.length) fail();
     fn(1);
     return fn;
   } catch {
@@ -489,6 +898,11 @@ export function setCatalogue(catalogue) {
   pluralRules = new Intl.PluralRules(lang);
   numbers = new Intl.NumberFormat(lang, { useGrouping: false });
   document.documentElement.lang = lang;
+}
+
+/** The plural form (0, 1, ...) of the page's language for the count `n` (its Plural-Forms). */
+export function pluralForm(n) {
+  return pluralIndex(n);
 }
 
 /** The language the page is shown in. */
@@ -508,6 +922,20 @@ export function formatNumber(n, digits) {
     maximumFractionDigits: digits,
   });
   return fixed.format(n);
+}
+
+/**
+ * Chips as the terminal's hint and review write them (paiute.i18n.format_chips): signed, two
+ * decimals, in the page's digits (+0.40, -1.25; break-even +0.00; an unknown bound "?").
+ * `signed: false` for an amount that is never negative, such as a loss (0.56).
+ */
+export function formatChips(x, { signed = true } = {}) {
+  if (x === null || x === undefined || !Number.isFinite(x)) return "?";
+  // To the thousandth (as the JSON gives it), then the hundredth, halves away from zero: the
+  // terminal's digits exactly (paiute.i18n.chips_in_hundredths).
+  const hundredths = Math.floor((Math.round(Math.abs(x) * 1000) + 5) / 10);
+  const sign = x < 0 && hundredths > 0 ? "-" : signed ? "+" : "";
+  return sign + formatNumber(hundredths / 100, 2);
 }
 
 /**

@@ -26,6 +26,7 @@ function signed(delta) {
  * seat's token or the invitation, as its state does.
  */
 export function renderSummary(view, tableId, deal, access = {}) {
+  renderStandings(view);
   const last = view.last_deal;
   // The wild cards of the finished deal (R3), from the deal itself: the view's observation is
   // already the next deal's once it starts, so a reopened summary keeps its marks.
@@ -38,7 +39,7 @@ export function renderSummary(view, tableId, deal, access = {}) {
   else if (last.winners.length === 1) result = t("summary.winner", { names: names(last.winners) });
   else result = t("summary.winners", { names: names(last.winners) });
   $("summary-result").textContent = result;
-  $("summary-pot").textContent = t("summary.pot", { pot: last.pot ?? 0 });
+  $("summary-pot").textContent = t("summary.pot", { pot: last.pot ?? 0, count: last.pot ?? 0 });
 
   const calls = $("summary-calls");
   calls.replaceChildren();
@@ -100,6 +101,37 @@ export function renderSummary(view, tableId, deal, access = {}) {
       }
     : null;
   checkProof(view, tableId, last, access);
+}
+
+/**
+ * Once the match is over: every seat's place, name and chips, the most chips first; seats
+ * with as many chips share a place (1, 1, 3), as "My tables" counts them.
+ */
+function renderStandings(view) {
+  const box = $("standings");
+  const balances = view.balances ?? [];
+  box.hidden = view.status !== "closed" || !balances.length;
+  if (box.hidden) return;
+  const head = el("tr");
+  for (const key of ["summary.place", "summary.seat", "summary.balance"]) {
+    const th = el("th", "", t(key));
+    th.scope = "col";
+    head.append(th);
+  }
+  const thead = el("thead");
+  thead.append(head);
+  const tbody = el("tbody");
+  const order = balances.map((chips, seat) => ({ chips, seat })).sort((a, b) => b.chips - a.chips || a.seat - b.seat);
+  for (const { chips, seat } of order) {
+    const place = 1 + balances.filter((other) => other > chips).length;
+    const tr = el("tr", place === 1 ? "winner" : "");
+    tr.dataset.seat = String(seat);
+    const name = el("th", "", seatName(view, seat));
+    name.scope = "row";
+    tr.append(el("td", "place", formatNumber(place)), name, el("td", "", formatNumber(chips)));
+    tbody.append(tr);
+  }
+  $("standings-table").replaceChildren(thead, tbody);
 }
 
 const checked = new Map(); // deal number -> result, so the proof is checked once per page

@@ -16,8 +16,19 @@ import {
 } from "./api.js";
 import { cardBack, cardElement, cardRow, cardShort, sortCards, valueText } from "./cards.js";
 import { applyStrings, formatNumber, t } from "./strings.js";
+import {
+  isLesson,
+  lessonAnswered,
+  lessonCard,
+  lessonCardsOpen,
+  lessonMove,
+  lessonTitle,
+  renderCoach,
+  say,
+  wireCoach,
+} from "./lesson.js";
 import { renderSummary } from "./summary.js";
-import { drawnCard, eventLines, lastActions, parseAction, seatName } from "./words.js";
+import { botName, drawnCard, eventLines, lastActions, parseAction, seatName } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const app = $("app");
@@ -41,6 +52,9 @@ const state = {
   cutPosition: null,
   cutFor: null, // the commitment the proposed cut position is for
   seen: null, // what the last render showed (the discard top, the hand, the calls): what is new moves
+  handIndex: 0, // the hand's one Tab stop (roving tabindex): the position of the card that has it
+  refocus: null, // after a move made from the keyboard: "drawn" (the card drawn) or "hand"
+  lastStatus: null, // the status of the last render that had a finished deal
 };
 
 // ---------------------------------------------------------------- small helpers
@@ -90,18 +104,22 @@ function secureRandomBelow(n) {
 
 const socket = { current: null };
 
-/** Send a message with an id; `lock` keeps the game's controls disabled until its answer. */
+/**
+ * Send a message with an id; `lock` keeps the game's controls disabled until its answer.
+ * Resolves with the server's ack (undefined after a refusal, which is shown).
+ */
 async function send(message, { lock = true } = {}) {
-  if (!socket.current) return;
+  if (!socket.current) return undefined;
   if (lock) {
     state.busy = true;
     render();
   }
   showMessage("");
   try {
-    await socket.current.send(message);
+    return await socket.current.send(message);
   } catch (error) {
     showMessage(errorText(error));
+    return undefined;
   } finally {
     if (lock) {
       state.busy = false;
@@ -111,9 +129,21 @@ async function send(message, { lock = true } = {}) {
 }
 
 function act(action) {
+  // A move made from a control that the answer takes away (a draw button, a call): the
+  // keyboard goes on to the hand, to the card drawn after a draw (renderHand).
+  const from = document.activeElement;
+  if (from && from !== document.body && !$("hand").contains(from) && from.closest("#app")) {
+    state.refocus = action.startsWith("draw") ? "drawn" : "hand";
+  }
   // expected_version stays null: a chat line or a join between render and tap must not make
-  // the action stale; the server checks legality and the id makes a resend harmless.
-  return send({ type: "action", action, expected_version: null });
+  // the action stale; the server checks legality and the id makes a resend harmless. At a
+  // lesson table the move goes to the coach, who answers it (lesson.js).
+  const message = lessonMove(state.view, action) ?? { type: "action", action, expected_version: null };
+  return send(message)
+    .then(lessonAnswered)
+    .finally(() => {
+      state.refocus = null;
+    });
 }
 
 // ---------------------------------------------------------------- rendering
@@ -130,6 +160,9 @@ function render() {
   app.dataset.busy = String(state.busy);
   app.dataset.phase = obs?.phase ?? "";
   app.dataset.turn = obs && view.status === "playing" ? String(obs.current_seat) : "";
+  // Whether this seat may ask for hints, and why (hints.reason: alone, allowed, people, rated).
+  app.dataset.hints = view.hints?.on === false ? "off" : "on";
+  app.dataset.hintsReason = view.hints?.reason ?? "";
   renderHeader(view);
   renderSeats(view, obs);
   renderFelt(view, obs);
@@ -141,6 +174,7 @@ function render() {
   renderRematch(view);
   renderSide(view, obs);
   renderLog(view);
+  renderCoach(view, { busy: state.busy });
   maybeSummary(view);
   yourTurn(isMyMove(view), $("prompt").textContent);
   rememberSeen(view, obs);
@@ -178,11 +212,16 @@ function isNew(view, test) {
 }
 
 function renderHeader(view) {
-  const name = view.table?.name ?? tableId;
+  const name = lessonTitle(view) ?? view.table?.name ?? tableId;
   $("table-name").textContent = name;
+  $("rated-tag").hidden = !view.table?.rated;
   setTitle(t("table.title", { table: name }));
   const deal = dealLabel(view.deal_number);
-  $("table-status").textContent = t(`table.status.${view.status}`, { deal });
+  // A table that ended because nobody played says so (its `closed` event, from the log).
+  const ended = view.status === "closed" ? state.log.findLast((e) => e.type === "closed") : null;
+  $("table-status").textContent = ended?.idle_minutes
+    ? t("event.closed.idle", { count: ended.idle_minutes })
+    : t(`table.status.${view.status}`, { deal });
   const summary = $("open-summary");
   summary.hidden = !view.last_deal;
   if (view.last_deal) summary.textContent = t("summary.heading", { deal: dealLabel(view.last_deal.deal) });
@@ -214,8 +253,17 @@ function renderSeats(view, obs) {
     const head = el("div", "seat-head");
     const seatTaken = player.taken || player.bot || view.names?.[seat];
     const nameText = seatTaken ? seatName(view, seat) : t("table.seat.empty");
-    const name = el("span", "seat-name", nameText);
+    const name = el("span", "seat-name");
     name.title = nameText;
+    if (player.account) {
+      // A rated table's seat is an account's: its name opens the player's profile.
+      const profile = el("a", "profile-link", nameText);
+      profile.href = `/players/${encodeURIComponent(player.account)}`;
+      profile.title = t("ratings.profile.link", { name: player.account });
+      name.append(profile);
+    } else {
+      name.textContent = nameText;
+    }
     head.append(name);
     const tags = el("span", "tags");
     if (seat === view.you) tags.append(el("span", "tag you", t("table.seat.you")));
@@ -225,7 +273,7 @@ function renderSeats(view, obs) {
     }
     if (view.status === "cut" && view.cutter === seat) tags.append(el("span", "tag turn", t("table.seat.cutter")));
     if (playing && dealObs.current_seat === seat) tags.append(el("span", "tag turn", t("table.seat.turn")));
-    if (player.bot) tags.append(el("span", "tag bot", t("table.seat.bot", { spec: player.bot })));
+    if (player.bot) tags.append(el("span", "tag bot", t("table.seat.bot", { spec: botName(player.bot) })));
     if (player.autoplay && inMatch) tags.append(el("span", "tag autoplay", t("table.seat.autoplay")));
     const person = player.taken && !player.bot;
     if (person && !player.autoplay && player.connected === false) {
@@ -247,7 +295,7 @@ function renderSeats(view, obs) {
     }
     const facts = el("div", "seat-facts");
     const chips = view.balances?.[seat];
-    if (chips !== undefined) facts.append(el("span", "chips", t("table.seat.chips", { chips })));
+    if (chips !== undefined) facts.append(el("span", "chips", t("table.seat.chips", { chips, count: chips })));
     if (dealObs) {
       const held = dealObs.hand_sizes?.[seat] ?? 0;
       const backs = el("span", "backs");
@@ -333,12 +381,13 @@ function renderFelt(view, obs) {
   discardButton.disabled = !(canAct && legal.includes("draw discard"));
   discardButton.setAttribute(
     "aria-label",
-    top ? t("table.draw_discard", { card: cardShort(top) }) : t("table.draw_discard.empty"),
+    top ? t("table.draw_discard", { card: cardShort(top) }) : t("table.draw_discard.none", { empty: t("table.discard.empty") }),
   );
   $("discard-history-label").textContent = t("table.discard.history", { count: pile.length });
   const history = $("discard-history-cards");
   history.replaceChildren(cardRow(pile, wild));
-  $("pot").textContent = t("table.pot.value", { pot: view.pot ?? obs.pot });
+  const pot = view.pot ?? obs.pot;
+  $("pot").textContent = t("table.pot.value", { pot, count: pot });
 
   if (obs.highest_call && obs.phase !== "over") {
     const box = $("last-round");
@@ -409,7 +458,12 @@ function renderHand(view, obs) {
   show("spectator-note", !seated);
   show("hand-box", seated && inDeal);
   const hand = $("hand");
-  const focused = document.activeElement?.dataset?.card;
+  // Where the keyboard was: the same card when it is still held, else the card now in the
+  // same place (after a discard), so that a move never sends the focus back to the page's top.
+  const active = document.activeElement;
+  const inHand = hand.contains(active) && active !== hand;
+  const focusedCard = inHand ? active.dataset.card : null;
+  const focusedAt = inHand ? [...hand.querySelectorAll("[data-card]")].indexOf(active) : -1;
   hand.replaceChildren();
   if (!seated || !inDeal) return;
   const wild = obs.wild_cards ?? [];
@@ -421,21 +475,31 @@ function renderHand(view, obs) {
   const cards = sortCards(obs.hand.filter((c) => c !== drawn));
   if (drawn && obs.hand.includes(drawn)) cards.push(drawn);
   if (!cards.length) hand.append(el("p", "muted", t("table.hand.none")));
-  for (const card of cards) {
+  // Cards that may not be discarded now stay focusable (aria-disabled), so that the hand can
+  // be read from the keyboard at any time and keeps the focus between turns.
+  const buttons = cards.map((card) => {
     const action = `discard ${card}`;
     const button = cardElement(card, {
       button: true,
       wild: wild.includes(card),
       drawn: card === drawn && card !== taken,
       taken: myTurn && card === taken,
-      disabled: state.busy || !legal.includes(action),
     });
     button.dataset.action = action;
-    button.addEventListener("click", () => act(action));
+    // At a lesson table every card takes a click: the coach answers it (lesson.js).
+    const open = isLesson(view) ? lessonCardsOpen(view) : legal.includes(action);
+    button.setAttribute("aria-disabled", String(state.busy || !open));
+    button.tabIndex = -1;
+    button.addEventListener("click", () => {
+      if (button.getAttribute("aria-disabled") === "true") return;
+      if (isLesson(view)) say(lessonCard(view, card));
+      else act(action);
+    });
     if (isNew(view, (seen) => !seen.hand.has(card))) button.classList.add("arrive", "drawn-in");
     hand.append(button);
-    if (card === focused) button.focus();
-  }
+    return button;
+  });
+  placeHandFocus(buttons, cards, { focusedCard, focusedAt, active, drawn });
   const takenNote = $("taken-note");
   takenNote.hidden = !(myTurn && taken && obs.phase === "discard");
   if (!takenNote.hidden) takenNote.textContent = t("table.taken_rule", { card: cardShort(taken) });
@@ -453,6 +517,54 @@ function renderHand(view, obs) {
     : t("table.draw_discard.empty");
   drawDiscard.disabled = state.busy || !legal.includes("draw discard");
   renderCalls(view, obs, legal, wild);
+}
+
+/**
+ * The hand is one Tab stop (roving tabindex): one card has tabindex 0, the arrow keys move it.
+ * After a render the focus stays where it was (the same card, else the same place); a move
+ * made from the keyboard elsewhere brings it to the hand: to the card drawn after a draw.
+ */
+function placeHandFocus(buttons, cards, { focusedCard, focusedAt, active, drawn }) {
+  if (!buttons.length) return;
+  const last = buttons.length - 1;
+  let index = Math.min(state.handIndex, last);
+  let focus = false;
+  if (focusedCard) {
+    const same = cards.indexOf(focusedCard);
+    index = same >= 0 ? same : Math.min(Math.max(focusedAt, 0), last);
+    focus = true;
+  }
+  // The control the move was made from is gone, disabled or hidden by the move's answer.
+  const lost =
+    !active || active === document.body || !active.isConnected || active.disabled || Boolean(active.closest("[hidden]"));
+  if (state.refocus === "drawn" && drawn && cards.includes(drawn) && (focus || lost)) {
+    index = cards.indexOf(drawn);
+    focus = true;
+    state.refocus = null;
+  } else if (state.refocus === "hand" && lost) {
+    focus = true;
+    state.refocus = null;
+  }
+  setHandStop(buttons, index);
+  if (focus) buttons[index].focus();
+}
+
+function setHandStop(buttons, index) {
+  buttons.forEach((button, i) => (button.tabIndex = i === index ? 0 : -1));
+  state.handIndex = index;
+}
+
+/** Arrow keys (and Home, End) move between the cards of the hand, round from the last to the first. */
+function onHandKey(event) {
+  const buttons = [...$("hand").querySelectorAll("button[data-card]")];
+  const at = buttons.indexOf(document.activeElement);
+  if (at < 0 || event.altKey || event.ctrlKey || event.metaKey) return;
+  const targets = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: -1 };
+  if (!(event.key in targets)) return;
+  event.preventDefault();
+  const index = (targets[event.key] + buttons.length) % buttons.length;
+  setHandStop(buttons, index);
+  buttons[index].focus();
 }
 
 function callPreview(shown, discard, wild) {
@@ -561,7 +673,10 @@ function doCut() {
   const position = state.cutPosition;
   const hash = state.view?.commitment?.sha256;
   if (hash) remember(`pending.${tableId}`, { sha256: hash, myCut: position });
-  send({ type: "cut", position });
+  state.refocus = "hand"; // the cut's controls go: the keyboard goes on to the hand dealt
+  send({ type: "cut", position }).finally(() => {
+    state.refocus = null;
+  });
 }
 
 /**
@@ -675,8 +790,9 @@ function renderAutoplay(view) {
 function renderRematch(view) {
   const closed = view.status === "closed";
   const person = seated(view) && !view.table?.players?.[view.you]?.bot;
-  show("rematch-box", closed && person);
-  show("summary-rematch", closed && person); // the last deal's summary is open at the end
+  const rematch = closed && person && !view.table?.lesson; // a lesson ends with a real game
+  show("rematch-box", rematch);
+  show("summary-rematch", rematch); // the last deal's summary is open at the end
   if (!closed) return;
   const made = view.table?.rematch;
   $("rematch-note").textContent = t(made ? "table.rematch.ready" : "table.rematch.note");
@@ -762,7 +878,7 @@ function renderSide(view, obs) {
 
   const invite = view.invite ?? recall(`invite.${tableId}`);
   const seated = view.you !== null && view.you !== undefined;
-  show("invite-box", Boolean(invite) && seated);
+  show("invite-box", Boolean(invite) && seated && !view.table?.lesson); // a lesson is for one
   if (invite) $("invite-link").value = new URL(invite, location.origin).href;
   show("seat-link-box", seated && Boolean(state.token));
   if (state.token) {
@@ -810,7 +926,10 @@ async function backfillLog(since) {
     const older = (data.events ?? []).filter((e) => !state.log.some((x) => x.version === e.version));
     state.log = [...older, ...state.log].sort((a, b) => a.version - b.version);
     state.lastLogVersion = Math.max(state.lastLogVersion, ...state.log.map((e) => e.version), 0);
-    if (state.view) renderLog(state.view);
+    if (state.view) {
+      renderLog(state.view);
+      renderHeader(state.view); // the header of an ended table names why it ended
+    }
   } catch {
     // The log is a convenience; the View is complete without it.
   }
@@ -829,13 +948,21 @@ function maybeSummary(view) {
     $("summary").hidden = true;
     return;
   }
-  if (state.summaryShown !== last.deal) {
+  // The match ends while this page watches: the summary opens with the final standings (at a
+  // lesson table, when the coach's "See every hand" asks for it).
+  const byItself = !view.table?.lesson;
+  const ended = view.status === "closed" && state.lastStatus !== null && state.lastStatus !== "closed";
+  state.lastStatus = view.status;
+  if (ended) {
+    state.summaryShown = last.deal;
+    state.summaryHidden = !byItself;
+  } else if (state.summaryShown !== last.deal) {
     // A newly finished deal: its summary opens once, by itself, while the deal is over (the
     // update of the last action comes a moment before the deal_over one). A page opened
     // later keeps it closed: the header button shows it.
     if (view.status === "deal_over") {
       state.summaryShown = last.deal;
-      state.summaryHidden = false;
+      state.summaryHidden = !byItself;
       state.summaryPinned = null;
     } else if (view.status !== "playing" || view.deal_number > last.deal) {
       state.summaryShown = last.deal;
@@ -877,6 +1004,11 @@ function start() {
   state.token = params.get("watch") ? null : getSeatToken(tableId);
   $("join-name").value = recall("name") ?? "";
 
+  $("hand").addEventListener("keydown", onHandKey);
+  $("hand").addEventListener("focusin", (event) => {
+    const buttons = [...$("hand").querySelectorAll("button[data-card]")];
+    if (buttons.includes(event.target)) setHandStop(buttons, buttons.indexOf(event.target));
+  });
   $("draw-stock").addEventListener("click", () => act("draw stock"));
   $("btn-draw-stock").addEventListener("click", () => act("draw stock"));
   $("draw-discard").addEventListener("click", () => act("draw discard"));
@@ -891,6 +1023,7 @@ function start() {
   $("rematch-button").addEventListener("click", rematch);
   $("summary-rematch").addEventListener("click", rematch);
   wireAlerts();
+  wireCoach((message) => send(message), { openSummary: () => $("open-summary").click() });
   $("summary-close").addEventListener("click", () => {
     state.summaryHidden = true;
     state.summaryPinned = null;
@@ -931,6 +1064,8 @@ function start() {
   let first = true;
   socket.current = new TableSocket(tableId, state.token, {
     onWelcome(msg) {
+      // A server whose database is still gone says so right after its welcome.
+      show("service-banner", false);
       if (state.token && msg.seat === null) {
         // The server did not accept the token: watch, and say why.
         showMessage(t("error.bad_token"));
@@ -950,6 +1085,10 @@ function start() {
     },
     onPresence(frame) {
       onPresence(frame);
+    },
+    onService(msg) {
+      // The server cannot reach its database: nothing can be played until it is back.
+      show("service-banner", msg.database === "unavailable");
     },
     onError(error, id) {
       if (!id) showMessage(errorText(error));

@@ -27,6 +27,14 @@ export function seatName(view, seat) {
   return view?.names?.[seat] ?? view?.table?.players?.[seat]?.name ?? t("table.seat", { seat: seat + 1 });
 }
 
+/** A bot's level (or kind) as people say it: "medium", in the page's language; another spec as it is. */
+export function botName(spec) {
+  for (const key of [`lobby.level.${spec}`, `bot.${spec}`]) {
+    if (t(key) !== key) return t(key);
+  }
+  return spec;
+}
+
 /** A call's value text: from the observation's calls when known, else the server's text. */
 function callValue(view, seat) {
   const call = view?.observation?.calls?.find((c) => c.seat === seat);
@@ -72,9 +80,23 @@ export function eventLines(event, view) {
       return [t(`event.autoplay.${event.reason}`, { name })];
     case "returned":
       return [t("event.returned", { name })];
+    case "relinked": // a fresh seat link for the seat's own account: nothing for the table's log
+    case "lesson": // a lesson table's coach went on (its panel says it): nothing for the log
+      return [];
+    case "hint":
+      return [t("event.hint", { name })];
     case "rematch":
       return [t("event.rematch")];
     case "closed":
+      // Nobody played for the server's limit (an abandoned table): said in the reader's language.
+      if (event.idle_minutes) return [t("event.closed.idle", { count: event.idle_minutes })];
+      // Why, from the machine fields (the server's `reason` is English): else its text as it is.
+      if (event.cause === "deals") return [t("event.closed.deals", { count: event.deals })];
+      if (event.cause === "left") return [t("event.closed.left")];
+      if (event.cause === "stake") {
+        const names = (event.seats ?? []).map(named).join(t("summary.names_separator"));
+        return [t("event.closed.stake", { names, count: (event.seats ?? []).length })];
+      }
       return [t("event.closed", { reason: event.reason ?? "" })];
     case "action": {
       const lines = [];
