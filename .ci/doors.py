@@ -125,7 +125,7 @@ def engine_checks() -> list[Check]:
         # A record of bots carries no fair-deal proof: exit 1, "nothing was verified".
         paiute("verify", "match.json", output="fair-deal proof", status=1),
         paiute("review", "match.json", "--playouts", "2", output="accuracy"),
-        paiute("hint", "match.json", "--deal", "0", "--action", "3", "--playouts", "4", output="Hint"),
+        paiute("hint", "match.json", "--deal", "1", "--move", "3", "--playouts", "4", output="Hint"),
         paiute("play", "--plain", "--seed", "1", "--no-save", output="You left the match"),
         # No terminal (or no Textual): the lesson line by line; the end of input leaves it.
         paiute("learn", output="Coach: Welcome"),
