@@ -137,6 +137,14 @@ def test_counts_are_said_with_their_plural_forms(server: Server, browser: Browse
     page.goto(f"{server.url}/t/{created['table']['id']}#seat={created['token']}")
     TablePage(page).wait_ready()
     page.click("#start-button")
+    # Ana cuts when the bot deals (R2.4): the pot shows once the deal is played.
+    page.wait_for_function(
+        "() => !document.getElementById('cut-controls').hidden"
+        " || document.getElementById('pot').textContent !== ''",
+        timeout=STEP_MS,
+    )
+    if page.locator("#cut-controls").is_visible():
+        page.click("#cut-button")
     expect(page.locator("#pot")).to_have_text("2 chips", timeout=STEP_MS)
     expect(page.locator("#seats .seat-facts .chips")).to_have_text(["1 chip", "1 chip"])
     said = page.evaluate(
