@@ -231,7 +231,9 @@ class TableView(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="title", markup=False)
-        goal = Static("", id="goal", markup=False)
+        # The table's lines are broken in the columns a terminal draws (CellLines): a line of
+        # Bengali wraps before the screen's edge instead of running past it and losing words.
+        goal = CellLines("", id="goal")
         goal.display = False  # shown only where an application sets a goal line
         yield goal
         preparing = Static("", id="preparing", markup=False)
@@ -240,15 +242,15 @@ class TableView(Vertical):
         # One line a seat, cut with "…" in the columns a terminal draws: a long last action
         # (Somali) never wraps onto a second line and pushes the table down.
         yield CellLines("", wrap=False, id="seats")
-        yield Static("", id="table", markup=False)
+        yield CellLines("", id="table")
         with Horizontal(id="hand-row"):
             # The cards first, the label after them: a label in any script (Bengali vowel
             # signs take a column on a terminal but none in Textual's count) moves no card.
             for index in range(6):
                 yield CardWidget(index)
             yield Static("", id="hand-label", markup=False)
-        yield Static("", id="calls", markup=False)
-        yield Static("", id="message", markup=False)
+        yield CellLines("", id="calls")
+        yield CellLines("", id="message")
         yield KeyBar(self._buttons, optional=self._optional)
         log = EventLog(id="log", markup=False, wrap=True, auto_scroll=True)
         log.can_focus = False  # the keys belong to the table; the log scrolls with the mouse
