@@ -180,6 +180,7 @@ def doors() -> list[Door]:
                 paiute("play", "--seed", "1", "--no-save", refused_by="tui", terminal=True),
                 paiute("replay", "match.json", "--watch", refused_by="tui", terminal=True),
                 paiute("play", "--plain", "--bots", "learned", "--no-save", refused_by="learned"),
+                paiute("train", "dmc", "--quick", refused_by="train"),
             ],
         ),
         Door(
@@ -332,6 +333,18 @@ def doors() -> list[Door]:
                     "examples/train_policy.py --quick",
                     ("python", str(ROOT / "examples" / "train_policy.py"), "--quick"),
                     timeout=300,
+                ),
+                # The vector env compiles its kernels on first use.
+                paiute(
+                    "train",
+                    "dmc",
+                    "--quick",
+                    "--out",
+                    "dmc",
+                    "--final-boards",
+                    "2",
+                    output="vs expert",
+                    timeout=600,
                 ),
             ],
             before=local_torch(),

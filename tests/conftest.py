@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -87,6 +90,25 @@ def postgres_url() -> str:
     if not url:
         _missing("PAIUTE_TEST_POSTGRES is not set: bash .ci/services.sh prints a URL")
     return str(url)
+
+
+@contextlib.contextmanager
+def fresh_schema() -> Iterator[str]:
+    """A fresh schema of the PostgreSQL test database, dropped afterwards: the URL whose
+    search_path is that schema, so that runs and tests do not see each other's tables."""
+    import psycopg  # the server extra's driver: a bare install runs the other tests
+    from psycopg import sql
+
+    base = postgres_url()
+    schema = f"paiute_test_{secrets.token_hex(4)}"
+    with psycopg.connect(base, autocommit=True) as connection:
+        connection.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
+    separator = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{separator}options={quote(f'-csearch_path={schema}')}"
+    finally:
+        with psycopg.connect(base, autocommit=True) as connection:
+            connection.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
 
 
 # -- the server's tests (tests/server): an app over a temporary SQLite file, no pauses --------

@@ -150,7 +150,7 @@ def test_recorded_chance_puts_the_recorded_order() -> None:
 
 def test_recorded_chance_refuses_other_cards() -> None:
     chance = RecordedChance([parse_cards("Ah 2c Kd")], where="deal 3: ")
-    with pytest.raises(RecordError, match="deal 3: rebuild 0") as info:
+    with pytest.raises(RecordError, match=r"^deal 3: rebuild 1 is not") as info:  # rebuilds from 1
         chance.shuffle(parse_cards("Ah 2c Qd"))
     assert "Kd" in str(info.value)
     assert "Qd" in str(info.value)
@@ -161,6 +161,14 @@ def test_recorded_chance_refuses_a_rebuild_not_recorded() -> None:
     chance = RecordedChance([])
     with pytest.raises(RecordError, match=r"R4\.6"):
         chance.shuffle(parse_cards("Ah 2c"))
+
+
+def test_recorded_chance_names_the_deal_and_rebuild_from_1_keeping_the_index() -> None:
+    chance = RecordedChance([], deal=0)
+    with pytest.raises(RecordError) as info:
+        chance.shuffle(parse_cards("Ah 2c"))
+    assert str(info.value).startswith("deal 1: rebuild 1: the record has no stock order")
+    assert chance.deal == 0  # the record's index, as given
 
 
 def test_recorded_chance_draws_nothing() -> None:

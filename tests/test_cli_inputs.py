@@ -116,11 +116,13 @@ def jsonl(tmp_path: Path) -> Path:
 
 
 def test_replay_match_reads_one_record_of_json_lines(capsys: pytest.CaptureFixture[str], jsonl: Path) -> None:
-    for index, number in enumerate((0, 10, 20)):
+    # --match K counts the records from 1, as people count: --match 1 is the first line.
+    for k, number in enumerate((0, 10, 20), start=1):
         expected = json.loads((RECORDS / f"ok_{number:03d}.expected.json").read_text())
-        status, out, _ = run(capsys, "replay", str(jsonl), "--match", str(index), "--json")
+        status, out, _ = run(capsys, "replay", str(jsonl), "--match", str(k), "--json")
         assert status == 0
-        assert len(json.loads(out)["deals"]) == len(expected["deals"])
+        balances = [deal["balances"] for deal in json.loads(out)["deals"]]
+        assert balances == [deal["balances"] for deal in expected["deals"]]
     status, out, _ = run(capsys, "verify", str(jsonl), "--match", "1", "--json")
     assert json.loads(out)["proofs"] is False
 
@@ -131,24 +133,37 @@ def test_json_lines_without_match_say_how_many_and_what_to_pass(
     for command in ("replay", "verify"):
         status, out, err = run(capsys, command, str(jsonl))
         assert (status, out) == (2, "")
-        assert "holds 3 matches (JSON lines): choose one with --match K, 0 to 2" in err
+        assert "holds 3 matches (JSON lines): choose one with --match K, 1 to 3" in err
         assert len(lines(out, err)) == 1
-    status, _, err = run(capsys, "replay", str(jsonl), "--match", "3")
-    assert status == 2
-    assert "--match 3:" in err
-    assert "holds 3 matches, numbered 0 to 2" in err
 
 
-def test_match_zero_of_a_single_record_and_a_bad_line(
-    capsys: pytest.CaptureFixture[str], jsonl: Path
+@pytest.mark.parametrize("command", ["replay", "verify", "review"])
+@pytest.mark.parametrize("k", ["0", "4"])
+def test_match_outside_the_file_is_one_line_naming_the_ones_there(
+    capsys: pytest.CaptureFixture[str], jsonl: Path, command: str, k: str
 ) -> None:
-    status, _, _ = run(capsys, "replay", str(RECORDS / "ok_000.json"), "--match", "0")
+    status, out, err = run(capsys, command, str(jsonl), "--match", k)
+    assert (status, out) == (2, "")
+    assert err == f"paiute {command}: error: --match {k}: {str(jsonl)!r} holds 3 matches: choose 1 to 3\n"
+
+
+def test_match_one_of_a_single_record_and_a_bad_line(capsys: pytest.CaptureFixture[str], jsonl: Path) -> None:
+    single = str(RECORDS / "ok_000.json")
+    status, _, _ = run(capsys, "replay", single, "--match", "1")
     assert status == 0
+    for k in ("0", "2"):
+        status, out, err = run(capsys, "replay", single, "--match", k)
+        assert (status, out) == (2, "")
+        assert err == f"paiute replay: error: --match {k}: {single!r} holds a single match: choose 1\n"
+    with pytest.raises(SystemExit) as usage:
+        main(["replay", single, "--match", "-1"])
+    assert usage.value.code == 2
+    assert "expected a match number (1 is the first), got '-1'" in capsys.readouterr().err
     jsonl.write_text(jsonl.read_text() + "{broken\n")
-    status, out, _ = run(capsys, "replay", str(jsonl), "--match", "3")
+    status, out, _ = run(capsys, "replay", str(jsonl), "--match", "4")
     assert status == 1
-    assert "match 3 (line 4): not JSON" in out
-    status, _, _ = run(capsys, "replay", str(jsonl), "--match", "2")
+    assert "match 4 (line 4): not JSON" in out
+    status, _, _ = run(capsys, "replay", str(jsonl), "--match", "3")
     assert status == 0
 
 

@@ -6,7 +6,8 @@ The answer under test is what ``paiute replay --json`` prints, computed here wit
 broken rule and ``{"ok": false, "error": {"malformed": message}}`` for a malformed record.
 How to compare is set by the README next to the vectors: cards as a set, winners ascending;
 for a broken rule ``deal``, ``action``, ``text`` and ``rule`` (or one of
-``also_acceptable_rules``); for a malformed record only the ``malformed`` key.
+``also_acceptable_rules``), indexes from 0; for a malformed record only the ``malformed`` key
+(its message is free). Messages count deals and moves from 1, as people do.
 """
 
 from __future__ import annotations
@@ -108,7 +109,9 @@ def test_bad_record_is_refused_with_the_expected_error(path: Path) -> None:
     ), f"{path.name}: {error}"
     rules = {want["rule"], *expected.get("also_acceptable_rules", [])}
     assert error["rule"] in rules, f"{path.name}: rule {error['rule']}, expected one of {sorted(rules)}"
-    assert error["message"].startswith(f'deal {want["deal"]}, action {want["action"]} "{want["text"]}": ')
+    # The vectors' indexes are the record's, from 0; the message counts as people do, from 1.
+    where = f'deal {want["deal"] + 1}, move {want["action"] + 1} "{want["text"]}": '
+    assert error["message"].startswith(where), f"{path.name}: {error['message']}"
 
 
 @pytest.mark.parametrize("path", BAD, ids=[p.stem for p in BAD])

@@ -58,7 +58,20 @@ SMALLER_COUNTS: dict[str, dict[str, int]] = {
     "simulate": {"--deals": 40},
     "tournament": {"--deals": 20},
     "odds": {"--turns": 1},
+    # A training run of a few seconds: fewer deals, tables and boards, the same method and seed.
+    "train dmc": {
+        "--deals": 300,
+        "--tables": 16,
+        "--round-deals": 64,
+        "--eval-deals": 100,
+        "--final-boards": 2,
+        "--warm-start": 8,
+    },
+    "train ppo": {"--steps": 512, "--envs": 8, "--eval-deals": 100, "--final-boards": 2},
 }
+
+#: Counts made smaller only where the command gives them (leaving them out means none at all).
+ONLY_WHERE_GIVEN = frozenset({"--warm-start"})
 
 #: A script's arguments here, where its comment's are a long run; the same meaning, smaller.
 SMALLER_SCRIPT_ARGS: dict[str, tuple[str, ...]] = {
@@ -107,7 +120,7 @@ INTERACTIVE: dict[str, str] = {
 #: Exit statuses the docs give for a command, where it is not 0.
 DOCUMENTED_STATUS: dict[str, int] = {
     # docs/command-line.md: a record without fair-deal proofs is not verified, exit 1.
-    "paiute verify games.jsonl --match 0 --json": 1,
+    "paiute verify games.jsonl --match 1 --json": 1,
 }
 
 #: What a command needs beyond the engine (the sim extra), by its subcommand or option.
@@ -116,6 +129,7 @@ CLI_NEEDS: dict[str, tuple[tuple[str, str], ...]] = {
     "odds": (("rich", "sim"),),
     "tournament": (("rich", "sim"), ("openskill", "sim")),
     "--plot": (("matplotlib", "sim"),),
+    "train": (("torch", "train"), ("numba", "train"), ("sb3_contrib", "train")),
 }
 
 #: What a script block needs beyond the engine, by the modules it imports: (module, extra).
@@ -278,7 +292,7 @@ ASSIGNMENT = re.compile(r"[A-Z_]+=.*")
 def is_paiute(words: list[str]) -> bool:
     """Whether a command is ``paiute``, after any ``NAME=value`` settings."""
     rest = list(itertools.dropwhile(ASSIGNMENT.fullmatch, words))
-    return bool(rest) and rest[0] == "paiute"
+    return bool(rest) and rest[0] in ("paiute", ".venv/bin/paiute")
 
 
 def is_mkdir(words: list[str]) -> bool:
@@ -310,11 +324,12 @@ def records() -> dict[str, str]:
 def smaller(subcommand: str, arguments: list[str]) -> list[str]:
     """``arguments`` with the counts of SMALLER_COUNTS, and nothing else changed."""
     arguments = list(arguments)
-    for option, most in SMALLER_COUNTS.get(subcommand, {}).items():
+    method = f"{subcommand} {arguments[0]}" if arguments else subcommand
+    for option, most in SMALLER_COUNTS.get(method, SMALLER_COUNTS.get(subcommand, {})).items():
         if option in arguments:
             at = arguments.index(option) + 1
             arguments[at] = str(min(int(arguments[at]), most))
-        else:
+        elif option not in ONLY_WHERE_GIVEN:
             arguments += [option, str(most)]
     return arguments
 

@@ -103,6 +103,7 @@ REFUSED = [
     ("sim", ("simulate", "--deals", "2", "--backend", "ray"), "cluster"),
     ("web", ("tournament", "greedy", "random", "--deals", "2"), "sim"),
     ("learned", ("odds", "--wild", "any", "--turns", "2"), "sim"),
+    ("", ("train", "dmc", "--quick"), "train"),
 ]
 
 

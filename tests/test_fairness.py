@@ -95,7 +95,8 @@ def test_r10_2_rebuilt_stocks_are_committed_and_verify() -> None:
             tampered[0], tampered[-1] = tampered[-1], tampered[0]
             rebuilds = (tuple(tampered), *deal.rebuilds[1:])
             bad = DealRecord(deal.dealer, deal.deck, rebuilds, deal.actions, deal.commitment)
-            assert verify_deal(bad) == ["R10.2 rebuild 0 does not match its commitment"]
+            # The first rebuild, counted from 1 as people count it.
+            assert verify_deal(bad) == ["R10.2 rebuild 1 does not match its commitment"]
             return
     pytest.fail("no deal with a rebuild in 40 seeds")
 

@@ -110,9 +110,9 @@ def test_errors_nested_in_record_errors_are_translated_whole_r2_1() -> None:
     )
     error = _refusal(data, lambda d: d["deals"][0]["actions"].__setitem__(0, "fly"))
     assert str(error) == (
-        "deal 0, action 0: unknown action 'fly' (expected draw stock, draw discard, discard C, call C or call)"
+        "deal 1, move 1: unknown action 'fly' (expected draw stock, draw discard, discard C, call C or call)"
     )
-    assert translator("bn").explain(error).startswith("দান ০, চাল ০: অজানা চাল 'fly'")
+    assert translator("bn").explain(error).startswith("দান ১, চাল ১: অজানা চাল 'fly'")
 
 
 def test_recorded_chance_names_the_deal_in_the_readers_language_r4_6() -> None:
@@ -120,14 +120,14 @@ def test_recorded_chance_names_the_deal_in_the_readers_language_r4_6() -> None:
     assert data["deals"][0]["rebuilds"], "the seeded deal rebuilds its stock"
     error = _refusal(data, lambda d: d["deals"][0].__setitem__("rebuilds", []))
     assert (
-        str(error) == "deal 0: rebuild 0: the record has no stock order for this rebuild (R4.6; 0 recorded)"
+        str(error) == "deal 1: rebuild 1: the record has no stock order for this rebuild (R4.6; 0 recorded)"
     )
     assert translator("ro").explain(error) == (
-        "mâna 0: refacerea 0: înregistrarea nu are ordinea talonului pentru această refacere (R4.6; înregistrate: 0)"
+        "mâna 1: refacerea 1: înregistrarea nu are ordinea talonului pentru această refacere (R4.6; înregistrate: 0)"
     )
     error = _refusal(data, lambda d: d["deals"][0]["rebuilds"][0].pop())
-    assert str(error).startswith("deal 0: rebuild 0 is not the cards R4.6 moves (")
-    assert translator("bn").explain(error).startswith("দান ০: পুনর্গঠন ০ সেই তাসগুলো নয় যা R4.6 সরায় (")
+    assert str(error).startswith("deal 1: rebuild 1 is not the cards R4.6 moves (")
+    assert translator("bn").explain(error).startswith("দান ১: পুনর্গঠন ১ সেই তাসগুলো নয় যা R4.6 সরায় (")
     # Without a deal number: the message alone; an internal free prefix stays English.
     with pytest.raises(RecordError) as caught:
         RecordedChance(()).below(3)

@@ -363,7 +363,7 @@ def test_replay_watch_in_romanian_and_hotseat_cover_in_bengali() -> None:
         async with watch.run_test(size=SIZE) as pilot:
             await pilot.pause()
             text = screen_text(watch)
-            assert "Reluare  mâna 1/1  acțiunea 0/" in text
+            assert "Reluare  mâna 1/1  mutarea 0/" in text  # moves counted from 1: none shown yet
             assert "vedere: spectator" in text
             assert "-> înainte" in text
 

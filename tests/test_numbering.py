@@ -8,6 +8,7 @@ import asyncio
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -200,3 +201,53 @@ def test_the_review_speaks_as_a_player_in_every_language() -> None:
             }
             assert len(words) == 3, (lang, text, words)  # played, played by you, advice: three forms
             assert not any(engine in word for word in words for engine in ("draw discard", "draw stock"))
+
+
+def broken(kind: str) -> dict[str, Any]:
+    """``played(2)`` as JSON, its second deal's first move breaking R4.2 (``"rule"``: a discard
+    before the draw) or its fourth move no action at all (``"malformed"``)."""
+    data: dict[str, Any] = json.loads(played(2).dumps())
+    second = data["deals"][1]
+    if kind == "rule":
+        second["actions"][0] = f"discard {second['deck'][0]}"
+    else:
+        second["actions"][3] = "fly"
+    return data
+
+
+@pytest.mark.parametrize("command", ["replay", "verify", "review", "hint"])
+def test_a_record_that_breaks_a_rule_is_refused_naming_its_deal_and_move_from_1(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    data = broken("rule")
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    card = data["deals"][1]["deck"][0]
+    extra = {"hint": ["--deal", "1", "--move", "1"], "review": ["--playouts", "1"]}.get(command, [])
+    status, out, err = run(capsys, command, str(path), *extra)
+    assert status == 1
+    said = (out + err).strip()
+    # deals[1].actions[0] of the record: deal 2, move 1, as the options take them.
+    assert said.startswith(f'invalid record: deal 2, move 1 "discard {card}": R4.2 '), said
+
+
+def test_replay_json_keeps_the_indexes_beside_the_message_people_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(broken("rule")), encoding="utf-8")
+    status, out, _ = run(capsys, "replay", str(path), "--json")
+    assert status == 1
+    error = json.loads(out)["error"]
+    assert (error["deal"], error["action"], error["rule"]) == (1, 0, "R4.2")  # the record's indexes
+    assert error["message"].startswith(f'deal 2, move 1 "{error["text"]}": R4.2 ')
+
+
+def test_a_malformed_move_is_named_from_1_too(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "malformed.json"
+    path.write_text(json.dumps(broken("malformed")), encoding="utf-8")
+    status, out, _ = run(capsys, "replay", str(path))
+    assert status == 1
+    assert out.startswith("invalid record: malformed record: deal 2, move 4: unknown action 'fly'")
+    status, out, _ = run(capsys, "replay", str(path), "--json")
+    assert json.loads(out)["error"]["malformed"].startswith("deal 2, move 4: unknown action 'fly'")

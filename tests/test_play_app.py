@@ -436,26 +436,28 @@ def test_replay_watch_steps_through_a_saved_match(record_file: Path) -> None:
     async def scenario() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            assert f"Replay  deal 1/2  action 0/{first}  view: spectator" in screen_text(app)
+            # Moves counted from 1: "move 0" before the first, "move K" once move K is shown.
+            assert f"Replay  deal 1/2  move 0/{first}  view: spectator" in screen_text(app)
             seen: set[Card] = set()
             for step in range(1, 6):
                 await pilot.press("right")
                 await pilot.pause()
-                assert f"action {step}/{first}" in screen_text(app)
+                assert f"move {step}/{first}" in screen_text(app)
                 deal = app._match.deal if app._match else None
                 assert deal is not None
+                assert len(deal.actions) == step  # the title's move is the last one played
                 seen |= visible_cards(deal.observation(None))
                 assert screen_cards(app) <= seen  # a spectator sees public cards only (R9.1)
             await pilot.press("left")
             await pilot.pause()
-            assert f"action 4/{first}" in screen_text(app)
+            assert f"move 4/{first}" in screen_text(app)
             await pilot.press("v")
             await pilot.pause()
             assert "view: Ana" in screen_text(app)
             assert any(w.display for w in app.query(CardWidget))
             await pilot.press("right_square_bracket")
             await pilot.pause()
-            assert "deal 2/2  action 0/" in screen_text(app)
+            assert "deal 2/2  move 0/" in screen_text(app)
             await pilot.press("end")
             await pilot.pause()
             text = screen_text(app)
@@ -463,17 +465,17 @@ def test_replay_watch_steps_through_a_saved_match(record_file: Path) -> None:
             assert "Chips: Ana" in text
             await pilot.press("left_square_bracket")
             await pilot.pause()
-            assert "deal 2/2  action 0/" in screen_text(app)
+            assert "deal 2/2  move 0/" in screen_text(app)
             await pilot.press("left_square_bracket")
             await pilot.pause()
-            assert "deal 1/2  action 0/" in screen_text(app)
+            assert "deal 1/2  move 0/" in screen_text(app)
             await pilot.press("a")
             for _ in range(100):
                 await pilot.pause()
                 await asyncio.sleep(0.01)
-                if "action 0/" not in screen_text(app):
+                if "move 0/" not in screen_text(app):
                     break
-            assert "action 0/" not in screen_text(app)  # auto-play moved on
+            assert "move 0/" not in screen_text(app)  # auto-play moved on
             await pilot.press("q")
 
     run(scenario)

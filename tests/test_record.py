@@ -286,7 +286,8 @@ def test_broken_rule_reports_deal_action_text_and_rule() -> None:
         "rule": "R4.2",
         "message": str(error),
     }
-    assert str(error).startswith(f'deal 1, action 0 "discard {hand_card}": R4.2 ')
+    # The message counts as people do, from 1: the record's deal 1, action 0 is deal 2, move 1.
+    assert str(error).startswith(f'deal 2, move 1 "discard {hand_card}": R4.2 ')
 
 
 def test_broken_rule_r4_3_discarding_the_card_taken_from_the_discard_pile() -> None:
@@ -488,7 +489,7 @@ def test_malformed_missing_field(field: str) -> None:
 def test_malformed_deal_not_an_object() -> None:
     data = _record()
     data["deals"][1] = ["not", "a", "deal"]
-    assert "deal 1" in _malformed(data)
+    assert _malformed(data).startswith("deal 2: ")  # deals[1], counted from 1
 
 
 @pytest.mark.parametrize("dealer", [-1, 3, 7, "0", None, True])
@@ -496,7 +497,7 @@ def test_malformed_dealer_not_a_seat(dealer: object) -> None:
     data = _record()
     data["deals"][0]["dealer"] = dealer
     message = _malformed(data)
-    assert "deal 0" in message
+    assert message.startswith("deal 1: ")
     assert "dealer" in message
 
 
@@ -504,7 +505,7 @@ def test_malformed_deck_missing_a_card() -> None:
     data = _record()
     removed = data["deals"][1]["deck"].pop(17)
     message = _malformed(data)
-    assert "deal 1" in message
+    assert message.startswith("deal 2: ")
     assert "one pack" in message
     assert removed in message
 
@@ -513,7 +514,7 @@ def test_malformed_deck_extra_card() -> None:
     data = _record()
     data["deals"][1]["deck"].append("Jk1")
     message = _malformed(data)
-    assert "deal 1" in message
+    assert message.startswith("deal 2: ")
     assert "Jk1" in message
 
 
@@ -523,7 +524,7 @@ def test_malformed_deck_duplicate_card() -> None:
     replaced = deck[30]
     deck[30] = deck[0]
     message = _malformed(data)
-    assert "deal 1" in message
+    assert message.startswith("deal 2: ")
     assert replaced in message  # missing
     assert deck[0] in message  # extra
 
@@ -533,20 +534,20 @@ def test_malformed_deck_without_the_jokers_of_a_joker_game() -> None:
     deck = data["deals"][0]["deck"]
     deck.remove("Jk2")
     message = _malformed(data)
-    assert "deal 0" in message
+    assert message.startswith("deal 1: ")
     assert "Jk2" in message
 
 
 def test_malformed_deck_with_jokers_in_a_game_without() -> None:
     data = _record()
     data["deals"][0]["deck"].extend(["Jk1", "Jk2"])
-    assert "deal 0" in _malformed(data)
+    assert _malformed(data).startswith("deal 1: ")
 
 
 def test_malformed_deck_not_a_list() -> None:
     data = _record()
     data["deals"][1]["deck"] = "2c 3c 4c"
-    assert "deal 1" in _malformed(data)
+    assert _malformed(data).startswith("deal 2: ")
 
 
 @pytest.mark.parametrize("text", ["11s", "1h", "Xx", "Jk3", "Jk", "", "10", "A"])
@@ -555,7 +556,7 @@ def test_malformed_unknown_card_text_in_deck_is_quoted(text: str) -> None:
     data = _record()
     data["deals"][1]["deck"][5] = text
     message = _malformed(data)
-    assert "deal 1" in message
+    assert message.startswith("deal 2: ")
     assert json.dumps(text) in message or repr(text) in message
 
 
@@ -563,7 +564,7 @@ def test_malformed_card_that_is_not_text() -> None:
     data = _record()
     data["deals"][0]["deck"][0] = 12
     message = _malformed(data)
-    assert "deal 0" in message
+    assert message.startswith("deal 1: ")
     assert "12" in message
 
 
@@ -581,7 +582,7 @@ def test_malformed_unknown_card_text_in_rebuild_is_quoted() -> None:
     data, index = _record_with_rebuild()
     data["deals"][index]["rebuilds"][0][0] = "Zq"
     message = _malformed(data)
-    assert f"deal {index}" in message
+    assert message.startswith(f"deal {index + 1}: rebuild 1: ")  # deals and rebuilds from 1
     assert "Zq" in message
 
 
@@ -589,8 +590,7 @@ def test_malformed_rebuild_missing_a_card() -> None:
     data, index = _record_with_rebuild()
     data["deals"][index]["rebuilds"][0].pop()
     message = _malformed(data)
-    assert f"deal {index}" in message
-    assert "rebuild 0" in message
+    assert message.startswith(f"deal {index + 1}: rebuild 1 ")  # the record's first rebuild
     assert "R4.6" in message
 
 
@@ -601,8 +601,7 @@ def test_malformed_rebuild_with_a_card_from_a_hand() -> None:
     outsider = next(str(card) for card in pack() if str(card) not in order)
     order[0] = outsider
     message = _malformed(data)
-    assert f"deal {index}" in message
-    assert "rebuild 0" in message
+    assert message.startswith(f"deal {index + 1}: rebuild 1 ")
     assert outsider in message
 
 
@@ -620,16 +619,14 @@ def test_malformed_rebuild_including_the_top_discard() -> None:
     assert len(order) == len(deal.discard_pile) - 1
     order.append(str(kept))
     message = _malformed(data)
-    assert f"deal {index}" in message
-    assert "rebuild 0" in message
+    assert message.startswith(f"deal {index + 1}: rebuild 1 ")
 
 
 def test_malformed_rebuild_missing_from_the_record() -> None:
     data, index = _record_with_rebuild()
     data["deals"][index]["rebuilds"] = []
     message = _malformed(data)
-    assert f"deal {index}" in message
-    assert "rebuild" in message
+    assert message.startswith(f"deal {index + 1}: rebuild 1: ")
 
 
 def test_malformed_extra_unused_rebuild() -> None:
@@ -637,7 +634,7 @@ def test_malformed_extra_unused_rebuild() -> None:
     for index, deal in enumerate(data["deals"]):
         deal["rebuilds"].append(deal["deck"][:10])
         message = _malformed(copy.deepcopy(data))
-        assert f"deal {index}" in message
+        assert message.startswith(f"deal {index + 1}: ")
         assert "rebuild" in message
         deal["rebuilds"].pop()
 
@@ -645,7 +642,7 @@ def test_malformed_extra_unused_rebuild() -> None:
 def test_malformed_rebuilds_not_a_list() -> None:
     data = _record()
     data["deals"][0]["rebuilds"] = "none"
-    assert "deal 0" in _malformed(data)
+    assert _malformed(data).startswith("deal 1: ")
 
 
 @pytest.mark.parametrize(
@@ -655,7 +652,7 @@ def test_malformed_unknown_action_text(text: object) -> None:
     data = _record()
     data["deals"][1]["actions"][3] = text
     message = _malformed(data)
-    assert "deal 1, action 3" in message
+    assert message.startswith("deal 2, move 4: ")  # deals[1].actions[3], counted from 1
     if isinstance(text, str) and text:
         assert text.split()[-1] in message
 
@@ -664,7 +661,7 @@ def test_malformed_actions_missing() -> None:
     data = _record()
     del data["deals"][0]["actions"]
     message = _malformed(data)
-    assert "deal 0" in message
+    assert message.startswith("deal 1: ")
     assert "actions" in message
 
 
@@ -675,7 +672,7 @@ def test_malformed_deal_continues_after_it_ended(deal_index: int) -> None:
     position = len(actions)
     actions.append("draw stock")
     message = _malformed(data)
-    assert f"deal {deal_index}, action {position}" in message
+    assert message.startswith(f'deal {deal_index + 1}, move {position + 1} "draw stock": ')
     assert "ended" in message
 
 
@@ -683,8 +680,7 @@ def test_malformed_missing_deal_end_before_the_next_deal() -> None:
     data = _record()
     del data["deals"][0]["actions"][-1]
     message = _malformed(data)
-    assert "deal 0" in message
-    assert "deal 1" in message
+    assert message.startswith("deal 1 has not ended but deal 2 follows")
 
 
 def test_malformed_dealer_not_passing_to_the_left() -> None:
@@ -694,7 +690,7 @@ def test_malformed_dealer_not_passing_to_the_left() -> None:
     for wrong in (first, (first + 2) % 3):
         data["deals"][1]["dealer"] = wrong
         message = _malformed(copy.deepcopy(data))
-        assert "deal 1" in message
+        assert message.startswith("deal 2: ")
         assert "R2.3" in message
 
 
@@ -709,7 +705,7 @@ def test_dealer_passes_to_the_left_after_a_dead_deal() -> None:
 def test_malformed_commitment() -> None:
     data = _record()
     data["deals"][0]["commitment"] = {"sha256": "00", "salt": "11"}
-    assert "deal 0" in _malformed(data)
+    assert _malformed(data).startswith("deal 1: ")
 
 
 # -- files ------------------------------------------------------------------------------------

@@ -117,8 +117,9 @@ class RecordedChance:
     def __init__(self, orders: Iterable[Sequence[Card]], where: str = "", *, deal: int | None = None) -> None:
         self._orders = [list(order) for order in orders]
         self._used = 0
-        # ``deal``: the record's deal number, named by the (translatable) messages;
-        # ``where``: a free English prefix for internal callers (it stays English).
+        # ``deal``: the record's deal index, from 0, named by the (translatable) messages as
+        # people count, from 1 (as they count the rebuilds); ``where``: a free English prefix
+        # for internal callers (it stays English).
         self.deal = deal
         self.where = where
 
@@ -126,7 +127,7 @@ class RecordedChance:
         # Each message comes whole in two variants (with and without the deal's number), so
         # that no translation is glued together from pieces.
         if self.deal is not None:
-            return RecordError(in_deal, deal=self.deal, **params)
+            return RecordError(in_deal, deal=self.deal + 1, **params)
         if self.where:
             return RecordError(self.where + format_message(message, params))
         return RecordError(message, **params)
@@ -139,7 +140,7 @@ class RecordedChance:
                     "deal {deal}: rebuild {rebuild}: the record has no stock order for this rebuild "
                     "(R4.6; {n} recorded)"
                 ),
-                rebuild=self._used,
+                rebuild=self._used + 1,
                 n=len(self._orders),
             )
         order = self._orders[self._used]
@@ -155,7 +156,7 @@ class RecordedChance:
                     "deal {deal}: rebuild {rebuild} is not the cards R4.6 moves ({given} cards, {expected} "
                     "expected; missing {missing}; extra {extra})"
                 ),
-                rebuild=self._used,
+                rebuild=self._used + 1,
                 given=len(order),
                 expected=len(cards),
                 missing=str([str(c) for c in missing]),

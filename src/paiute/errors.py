@@ -176,7 +176,13 @@ _TO_ACTOR = {
 class ReplayError(IllegalActionError):
     """A record action that breaks a rule: where it is, its text and the rule (RECORD.md).
 
+    :attr:`deal` and :attr:`index` are the record's indexes, from 0, as :meth:`to_json` gives
+    them; the message counts deals and moves from 1, as people do (``deal 1, move 15``).
     Raised by :meth:`paiute.record.Record.replay` (and importable from :mod:`paiute.record`).
+
+    >>> error = ReplayError(0, 14, "discard Ks", "R4.3", "the card taken may not be discarded")
+    >>> str(error), error.to_json()["deal"], error.to_json()["action"]
+    ('deal 1, move 15 "discard Ks": R4.3 the card taken may not be discarded', 0, 14)
     """
 
     def __init__(
@@ -196,7 +202,7 @@ class ReplayError(IllegalActionError):
         self.deal = deal
         self.index = action
         self.text = text
-        self.args = (f'deal {deal}, action {action} "{text}": {rule} {reason}',)
+        self.args = (f'deal {deal + 1}, move {action + 1} "{text}": {rule} {reason}',)
 
     def __str__(self) -> str:
         return str(self.args[0])

@@ -210,7 +210,10 @@ def verify_deal(deal: DealRecord) -> list[str]:
         return problems
     for index, (order, rebuild) in enumerate(zip(deal.rebuilds, rebuilds, strict=True)):
         if not _matches(rebuild, order):
-            problems.append(Problem(N_("R10.2 rebuild {index} does not match its commitment"), index=index))
+            # Rebuilds counted from 1, as people count them (and the deals, and the moves).
+            problems.append(
+                Problem(N_("R10.2 rebuild {index} does not match its commitment"), index=index + 1)
+            )
     return problems
 
 

@@ -503,11 +503,11 @@ class Translator:
         A message built without a template (a finished English text) stays English.
         """
         reason = self.gettext(error.message_id, **error.params)
-        if isinstance(error, ReplayError):
+        if isinstance(error, ReplayError):  # deals and moves counted from 1, as people count
             return self.gettext(
-                N_('deal {deal}, action {action} "{text}": {rule} {reason}'),
-                deal=error.deal,
-                action=error.index,
+                N_('deal {deal}, move {move} "{text}": {rule} {reason}'),
+                deal=error.deal + 1,
+                move=error.index + 1,
                 text=_Verbatim(error.text),
                 rule=_Verbatim(error.rule),
                 reason=_Verbatim(reason),
@@ -515,6 +515,16 @@ class Translator:
         if isinstance(error, IllegalActionError):
             return self.gettext(N_("{rule} {reason}"), rule=_Verbatim(error.rule), reason=_Verbatim(reason))
         return reason
+
+
+def localized_digits(text: str, tr: Translator) -> str:
+    """A number already formatted (``+0.125``, ``12.5%``, ``1,234``) in the reader's digits and
+    decimal sign."""
+    if tr.lang == "en":
+        return text
+    sign = tr.number(0.5)[1]
+    table = {str(digit): tr.number(digit) for digit in range(10)}
+    return "".join(table.get(char, sign if char == "." else char) for char in text)
 
 
 class _Verbatim(str):

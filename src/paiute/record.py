@@ -237,8 +237,8 @@ class Record:
                 if not previous.is_over:
                     raise RecordError(
                         N_("deal {previous} has not ended but deal {deal} follows (missing deal end, R7.3)"),
-                        previous=index - 1,
-                        deal=index,
+                        previous=index,
+                        deal=index + 1,
                     )
                 expected = (previous.dealer + 1) % players
                 if deal_record.dealer != expected:
@@ -246,7 +246,7 @@ class Record:
                         N_(
                             "deal {deal}: dealer {dealer}, but the deal passes to the left (R2.3): expected {expected}"
                         ),
-                        deal=index,
+                        deal=index + 1,
                         dealer=deal_record.dealer,
                         expected=expected,
                     )
@@ -255,9 +255,9 @@ class Record:
             for position, action in enumerate(deal_record.actions):
                 if deal.is_over:
                     raise RecordError(
-                        N_('deal {deal}, action {action} "{text}": the deal continues after it ended (R7.3)'),
-                        deal=index,
-                        action=position,
+                        N_('deal {deal}, move {move} "{text}": the deal continues after it ended (R7.3)'),
+                        deal=index + 1,
+                        move=position + 1,
                         text=str(action),
                     )
                 try:
@@ -271,7 +271,7 @@ class Record:
             if deal.is_over and chance.unused:
                 raise RecordError(
                     N_("deal {deal}: recorded rebuilds that the deal never made: {n} (R4.6)"),
-                    deal=index,
+                    deal=index + 1,
                     n=chance.unused,
                 )
             replay.reports.append(_report(deal, match))
@@ -293,15 +293,17 @@ def _is_int(value: object) -> bool:
 
 
 # Each message names where the fault is (the record, a deal, a deal's deck or rebuild) in
-# one sentence of its own, so that a translation may order it as its language needs.
+# one sentence of its own, so that a translation may order it as its language needs. Deals,
+# moves and rebuilds are counted from 1 in them, as people count (docs/command-line.md,
+# "Numbering"); the functions below take the record's indexes, from 0, and add the 1.
 
 
 def _require(data: Mapping[str, Any], key: str, kind: type, deal: int | None) -> Any:
-    """``data[key]`` of type ``kind``, in the record itself (``deal`` None) or a deal."""
+    """``data[key]`` of type ``kind``, in the record itself (``deal`` None) or deal index ``deal``."""
     if key not in data:
         if deal is None:
             raise RecordError(N_("missing field {key!r}"), key=key)
-        raise RecordError(N_("deal {deal}: missing field {key!r}"), deal=deal, key=key)
+        raise RecordError(N_("deal {deal}: missing field {key!r}"), deal=deal + 1, key=key)
     value = data[key]
     if not isinstance(value, kind):
         if deal is None:
@@ -310,7 +312,7 @@ def _require(data: Mapping[str, Any], key: str, kind: type, deal: int | None) ->
             )
         raise RecordError(
             N_("deal {deal}: {key}: expected {kind}, got {value!r}"),
-            deal=deal,
+            deal=deal + 1,
             key=key,
             kind=kind.__name__,
             value=value,
@@ -319,16 +321,17 @@ def _require(data: Mapping[str, Any], key: str, kind: type, deal: int | None) ->
 
 
 def _read_cards(texts: object, deal: int, rebuild: int | None) -> tuple[Card, ...]:
-    """A deal's deck (``rebuild`` None) or one of its rebuilt stocks, in canonical card text."""
+    """Deal index ``deal``'s deck (``rebuild`` None) or its rebuilt stock of index ``rebuild``,
+    in canonical card text."""
     if not isinstance(texts, list):
         if rebuild is None:
             raise RecordError(
-                N_("deal {deal}: deck: expected a list of cards, got {value!r}"), deal=deal, value=texts
+                N_("deal {deal}: deck: expected a list of cards, got {value!r}"), deal=deal + 1, value=texts
             )
         raise RecordError(
             N_("deal {deal}: rebuild {rebuild}: expected a list of cards, got {value!r}"),
-            deal=deal,
-            rebuild=rebuild,
+            deal=deal + 1,
+            rebuild=rebuild + 1,
             value=texts,
         )
     cards = []
@@ -342,25 +345,27 @@ def _read_cards(texts: object, deal: int, rebuild: int | None) -> tuple[Card, ..
             shown = json.dumps(text) if isinstance(text, str) and len(text) <= 40 else repr(Excerpt(text))
             if rebuild is None:
                 raise RecordError(
-                    N_("deal {deal}: deck: unknown card text {text}"), deal=deal, text=shown
+                    N_("deal {deal}: deck: unknown card text {text}"), deal=deal + 1, text=shown
                 ) from None
             raise RecordError(
                 N_("deal {deal}: rebuild {rebuild}: unknown card text {text}"),
-                deal=deal,
-                rebuild=rebuild,
+                deal=deal + 1,
+                rebuild=rebuild + 1,
                 text=shown,
             ) from None
     return tuple(cards)
 
 
 def _read_deal(index: int, data: object, rules: RuleSet, players: int) -> DealRecord:
+    """Deal index ``index`` of a record, every field checked."""
+    number = index + 1  # as the messages count deals
     if not isinstance(data, dict):
-        raise RecordError(N_("deal {deal}: a deal is a JSON object"), deal=index)
+        raise RecordError(N_("deal {deal}: a deal is a JSON object"), deal=number)
     dealer = data.get("dealer")
     if not _is_int(dealer) or not 0 <= dealer < players:  # type: ignore[operator]
         raise RecordError(
             N_("deal {deal}: dealer {dealer!r} is not one of the {players} seats"),
-            deal=index,
+            deal=number,
             dealer=dealer,
             players=players,
         )
@@ -372,7 +377,7 @@ def _read_deal(index: int, data: object, rules: RuleSet, players: int) -> DealRe
         extra = sorted(found - expected)
         raise RecordError(
             N_("deal {deal}: the deck is not exactly one pack ({n} cards; missing {missing}; extra {extra})"),
-            deal=index,
+            deal=number,
             n=len(deck),
             missing=str([str(c) for c in missing]),
             extra=str([str(c) for c in extra]),
@@ -381,31 +386,31 @@ def _read_deal(index: int, data: object, rules: RuleSet, players: int) -> DealRe
     if not isinstance(rebuild_data, list):
         raise RecordError(
             N_("deal {deal}: rebuilds: expected a list of stocks, got {value!r}"),
-            deal=index,
+            deal=number,
             value=rebuild_data,
         )
-    rebuilds = tuple(_read_cards(order, index, number) for number, order in enumerate(rebuild_data))
+    rebuilds = tuple(_read_cards(order, index, rebuild) for rebuild, order in enumerate(rebuild_data))
     actions = []
     for position, text in enumerate(_require(data, "actions", list, index)):
         if not isinstance(text, str):
             raise RecordError(
-                N_("deal {deal}, action {action}: expected text, got {value!r}"),
-                deal=index,
-                action=position,
+                N_("deal {deal}, move {move}: expected text, got {value!r}"),
+                deal=number,
+                move=position + 1,
                 value=text,
             )
         if len(text) > MAX_ACTION:  # no action is this long: quote it cut short
             raise RecordError(
-                N_("deal {deal}, action {action}: not an action: {value!r}"),
-                deal=index,
-                action=position,
+                N_("deal {deal}, move {move}: not an action: {value!r}"),
+                deal=number,
+                move=position + 1,
                 value=Excerpt(text),
             )
         try:
             actions.append(Action.parse(text))
         except PaiuteError as error:
             raise RecordError(
-                N_("deal {deal}, action {action}: {error}"), deal=index, action=position, error=error
+                N_("deal {deal}, move {move}: {error}"), deal=number, move=position + 1, error=error
             ) from None
     commitment = data.get("commitment")
     if commitment is not None and not (
@@ -416,7 +421,7 @@ def _read_deal(index: int, data: object, rules: RuleSet, players: int) -> DealRe
     ):
         raise RecordError(
             N_("deal {deal}: commitment: expected {shape}"),
-            deal=index,
+            deal=number,
             shape='{"sha256": text, "salt": text, "cut": number}',
         )
     return DealRecord(dealer, deck, rebuilds, tuple(actions), commitment)  # type: ignore[arg-type]

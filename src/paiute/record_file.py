@@ -10,8 +10,8 @@ everything before it trusts anything:
   and whole numbers of at most :data:`MAX_DIGITS` digits (Python's own limit, 4,300 digits,
   would raise a bare ``ValueError``); ``NaN`` and ``Infinity`` are not JSON;
 * one record, or JSON lines (one record a line, as ``paiute tournament --records`` writes):
-  ``match`` picks one (0-based, like the deals); without it a file of several is refused with
-  their count.
+  ``match`` picks one by its index, from 0 (``--match K`` is index K - 1: the messages count
+  the records from 1, as people do); without it a file of several is refused with their count.
 
 A malformed input raises :class:`~paiute.errors.RecordError` saying what and where (line,
 column, field path); an input that cannot be read as asked (missing, a directory, several
@@ -239,10 +239,12 @@ def parse_json(data: str | bytes) -> object:
 
 
 def select_json(data: str | bytes, *, match: int | None = None, source: str = "-") -> object:
-    """The record of ``data``: its only JSON value, or line ``match`` of JSON lines.
+    """The record of ``data``: its only JSON value, or the one of index ``match`` (from 0) of
+    JSON lines.
 
     A file of one record takes ``match`` None or 0; JSON lines (one value a line, blank lines
-    skipped) need ``match`` when they hold more than one.
+    skipped) need ``match`` when they hold more than one. The messages name a record as
+    ``--match`` does, counting from 1.
     """
     text = _text(data)
     first, end = _decode(text, 0)
@@ -260,19 +262,26 @@ def select_json(data: str | bytes, *, match: int | None = None, source: str = "-
     if match is None:
         if count > 1:
             raise InputError(
-                N_("{path!r} holds {n} matches (JSON lines): choose one with --match K, 0 to {last}"),
+                N_("{path!r} holds {n} matches (JSON lines): choose one with --match K, {first} to {n}"),
                 path=source,
                 n=count,
-                last=count - 1,
+                first=1,
             )
         match = 0
     if not 0 <= match < count:
+        if count == 1:
+            raise InputError(
+                N_("--match {k}: {path!r} holds a single match: choose {first}"),
+                k=match + 1,
+                path=source,
+                first=1,
+            )
         raise InputError(
-            N_("--match {k}: {path!r} holds {n} matches, numbered 0 to {last}"),
-            k=match,
+            N_("--match {k}: {path!r} holds {n} matches: choose {first} to {n}"),
+            k=match + 1,
             path=source,
             n=count,
-            last=count - 1,
+            first=1,
         )
     offset, value = lines[match]
     if value is None:
@@ -282,7 +291,7 @@ def select_json(data: str | bytes, *, match: int | None = None, source: str = "-
             value = parse_json(text[offset : len(text) if stop < 0 else stop])
         except RecordError as error:
             raise RecordError(
-                N_("match {k} (line {line}): {error}"), k=match, line=line, error=error
+                N_("match {k} (line {line}): {error}"), k=match + 1, line=line, error=error
             ) from None
         return value
     _check_tree(value)

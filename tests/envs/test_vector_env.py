@@ -366,3 +366,15 @@ def test_without_numba_make_vec_says_what_to_install_in_one_line(monkeypatch: py
         PaiuteError, match=r"needs Numba: pip install 'paiute\[rl\]', or pass vectorization_mode='sync'"
     ):
         gym.make_vec(GYMNASIUM_ID, num_envs=2)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 12345, 2**40 + 7])
+def test_a_table_generator_draws_what_numpy_integers_draws(seed: int) -> None:
+    """Each table draws its dealer and the deal's chance seed through its bit generator's C
+    entry points: the very numbers of ``np_random.integers``, the 32-bit halves it keeps
+    between draws included."""
+    numpy_generator = np.random.default_rng(seed)
+    ours = vector_module._TableGenerator(np.random.default_rng(seed))
+    bounds = [1, 2, 3, 4, 5, 6, 7, 8, 2**31, 2**32 - 1, 2**32 + 1, 3**30, 2**63]
+    order = np.random.default_rng(seed + 1).choice(bounds, size=400)
+    assert [ours.integers(int(n)) for n in order] == [int(numpy_generator.integers(int(n))) for n in order]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import time
@@ -114,6 +115,31 @@ def hurried(rng: random.Random, legal: list[str]) -> str:
     """A random legal action, but a call whenever one is legal (deals end sooner)."""
     calls = [action for action in legal if action.startswith("call")]
     return rng.choice(calls or legal)
+
+
+def choose(view: dict[str, Any], rng: random.Random, turns: int) -> dict[str, Any] | None:
+    """A legal WebSocket message for ``view``: cut, draw from the stock, discard, call after a
+    few turns; None where the viewer has nothing to do."""
+    key = f"v{view['version']}"
+    if view["status"] == "cut":
+        return (
+            {"type": "cut", "id": key, "position": rng.randrange(52)}
+            if view["cutter"] == view["you"]
+            else None
+        )
+    observation = view["observation"]
+    if view["status"] != "playing" or not observation or not observation["legal_actions"]:
+        return None
+    legal: list[str] = observation["legal_actions"]
+    calls = [a for a in legal if a.startswith("call")]
+    discards = [a for a in legal if a.startswith("discard")]
+    if "draw stock" in legal:
+        action = "draw stock"
+    elif calls and (turns > 3 or not discards):
+        action = calls[0]
+    else:
+        action = rng.choice(discards)
+    return {"type": "action", "id": key, "action": action, "expected_version": view["version"]}
 
 
 def play_http(
@@ -346,3 +372,32 @@ def receive(ws: Any) -> dict[str, Any]:
         message: dict[str, Any] = ws.receive_json()
         if message.get("type") != "presence":
             return message
+
+
+async def play_to_the_end(
+    ws: Any, view: dict[str, Any], rng: random.Random, seen: list[dict[str, Any]]
+) -> list[int]:
+    """Play a seat over its open WebSocket (the welcome read) from ``view`` until the table
+    closes, one :func:`choose` message at a time, each sent once the last is acknowledged;
+    every update's event is appended to ``seen``, its version checked to follow the last.
+    The versions acknowledged."""
+    acked: list[int] = []
+    waiting, turns = False, 0
+    while view["status"] != "closed":
+        if not waiting:
+            message = choose(view, rng, turns)
+            if message is not None:
+                turns += message.get("action", "").startswith("discard")
+                await ws.send(json.dumps(message))
+                waiting = True
+        reply = json.loads(await ws.recv())
+        if reply["type"] == "update":
+            assert reply["version"] == len(seen) + 1, "a version missed or repeated"
+            seen.append(reply["event"])
+            view = reply["state"]
+        elif reply["type"] == "ack":
+            acked.append(reply["version"])
+            waiting = False
+        elif reply["type"] != "presence":  # who is connected: pushed whenever it changes
+            raise AssertionError(reply)
+    return acked

@@ -18,7 +18,8 @@ from playwright.sync_api import Browser, expect
 from server_helpers import fast_limits, fast_settings, my_move, wait_for
 
 from paiute.i18n import catalogue_json
-from paiute.server import core, create_app
+from paiute.server import create_app
+from paiute.server.abandoned import SWEEP_BATCH
 
 
 def abandon_a_table(directory: Path) -> tuple[str, str]:
@@ -37,7 +38,7 @@ def abandon_a_table(directory: Path) -> tuple[str, str]:
         wait_for(client, table_id, created["token"], my_move)
         now[0] += 31 * 60.0
         service = client.app.state.service  # type: ignore[attr-defined]
-        assert client.portal.call(service.sweep, core.SWEEP_BATCH) == [table_id]  # type: ignore[union-attr]
+        assert client.portal.call(service.abandoned.sweep, SWEEP_BATCH) == [table_id]  # type: ignore[union-attr]
     return table_id, parse_qs(urlsplit(created["invite"]).query)["invite"][0]
 
 

@@ -7,6 +7,9 @@ from __future__ import annotations
 from conftest_browser import STEP_MS, Server, browser, server  # noqa: F401 - the fixtures this module uses
 from playwright.sync_api import Browser, Page, expect
 
+from paiute.i18n import catalogue_json
+from paiute.server.lesson import LESSON_TABLE_NAME
+
 NAME = "Anneliese"
 PASSWORD = "correct horse battery"
 
@@ -88,3 +91,33 @@ def test_sign_up_play_now_and_a_second_browser_resumes_the_table_from_my_tables(
     assert errors == []
     first.close()
     second.close()
+
+
+def test_my_tables_names_a_lesson_table_in_the_pages_language(server: Server, browser: Browser) -> None:
+    """A lesson table is stored under the server's English name; "My tables" in Romanian shows
+    it, and says it in its buttons, as the lesson's Romanian title."""
+    messages = catalogue_json("ro")["messages"]
+    assert isinstance(messages, dict)
+    title = messages["lesson.title"]
+    assert title != LESSON_TABLE_NAME
+    context = browser.new_context(locale="ro-RO")
+    context.add_cookies([{"name": "paiute_lang", "value": "ro", "url": server.url}])
+    signed = context.request.post(
+        server.url + "/api/accounts", data={"name": "Ruxandra", "password": PASSWORD}
+    )
+    assert signed.status == 201, signed.text()
+    lesson = context.request.post(server.url + "/api/lessons", data={"player_name": "Ruxandra"})
+    assert lesson.status == 201, lesson.text()
+    table_id = lesson.json()["table"]["id"]
+    assert lesson.json()["table"]["name"] == LESSON_TABLE_NAME
+
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.url + "/me/tables")
+    item = page.locator(f'#mine-list li[data-table-id="{table_id}"]')
+    expect(item.locator("h3")).to_have_text(title, timeout=STEP_MS)
+    expect(item.locator("button.primary")).to_contain_text(title)
+    expect(item).not_to_contain_text(LESSON_TABLE_NAME)
+    assert errors == []
+    context.close()

@@ -6,12 +6,14 @@ Two ``paiute serve`` processes are started with the command line of
 the test PostgreSQL database; Debian's nginx runs ``deploy/nginx/paiute.conf`` as the current
 user, rendered with loopback ports, a throwaway certificate and a temporary folder (the main
 configuration around it stands in for Debian's ``/etc/nginx/nginx.conf``). Everything then
-goes through the proxy, over HTTPS: two people whose WebSockets land on different processes
-(round-robin) play a deal together and each sees the other's moves; the processes count each
-client by the address nginx forwards (``--trusted-proxy``), never by nginx's own nor by an
-``X-Forwarded-For`` the client made up; the browser's Origin check and the HTTPS-only cookie
-work behind the proxy; plain HTTP is sent to HTTPS; while one process restarts, the other
-takes every request.
+goes through the proxy, over HTTPS: nginx sends each client (an IPv4 address, an IPv6 /64) to
+one process, so the server's limits per address hold as if it ran alone, and answers a flood
+from one client itself; two people whose WebSockets land on different processes play a deal
+together and each sees the other's moves; the processes count each client by the address
+nginx forwards (``--trusted-proxy``), never by nginx's own nor by an ``X-Forwarded-For`` the
+client made up; wrong passwords at one account name add up across the processes (they are
+counted in the database); the browser's Origin check and the HTTPS-only cookie work behind the
+proxy; plain HTTP is sent to HTTPS; while one process restarts, the other takes its clients.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import configparser
 import contextlib
+import ipaddress
 import json
 import os
 import random
@@ -31,24 +34,22 @@ import socket
 import ssl
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import httpx
-import psycopg
 import pytest
-from psycopg import sql
-from server_helpers import kill_group, reaped_popen
+from server_helpers import kill_group, play_to_the_end, reaped_popen
 from sqlalchemy.engine import make_url
 from websockets.asyncio.client import connect
 from websockets.typing import Origin
 
-from conftest import _missing, postgres_url
+from conftest import _missing, fresh_schema
 from paiute.fairness import verify_deal
 from paiute.record import Record
 
@@ -70,6 +71,13 @@ STARTUP_SECONDS = 25.0
 #: pauses, one open table per client address (so that whose address is counted shows), and
 #: the log of each WebSocket accepted, with the client's address.
 TEST_FLAGS = ("--bot-delay", "0", "--deal-pause", "0", "--max-tables-per-address", "1", "--log-level", "info")
+#: The header a test names a client by where loopback cannot give the address itself (an IPv6
+#: address): nginx's realip module believes it from loopback, in the main configuration only,
+#: as it would believe a load balancer in front of it (docs/hosting.md).
+CLIENT_HEADER = "X-Test-Client"
+#: nginx's limit per client (deploy/nginx/paiute.conf): requests a second, and the burst.
+NGINX_RATE, NGINX_BURST = 60, 600
+PASSWORD = "correct horse battery"
 
 
 # -- the files themselves --------------------------------------------------------------------
@@ -149,6 +157,12 @@ def test_nginx_site_sends_to_both_instances() -> None:
     assert re.findall(r"server 127\.0\.0\.1:(\d+)", site) == list(INSTANCES)
 
 
+def test_nginx_site_limits_each_client_as_the_test_expects() -> None:
+    site = NGINX_SITE.read_text(encoding="utf-8")
+    assert f"rate={NGINX_RATE}r/s;" in site
+    assert f"burst={NGINX_BURST} nodelay;" in site
+
+
 # -- the setup, started ----------------------------------------------------------------------
 
 
@@ -179,12 +193,16 @@ def render_site(ports: dict[str, int], certificate: Path, key: Path) -> str:
 
 def main_config(folder: Path) -> str:
     """What Debian's /etc/nginx/nginx.conf is around the site: here, every path in ``folder``,
-    and one worker process, whose round-robin sends two requests in a row to both servers."""
+    two worker processes (they share the limit per client), an access log that names the
+    process each request went to, and the client's address taken from :data:`CLIENT_HEADER`
+    where a test sends it."""
     user = "user root;\n" if os.geteuid() == 0 else ""  # else the workers would be nobody
     return (
-        f"{user}worker_processes 1;\npid {folder}/nginx.pid;\nerror_log {folder}/error.log warn;\n"
+        f"{user}worker_processes 2;\npid {folder}/nginx.pid;\nerror_log {folder}/error.log warn;\n"
         "events { worker_connections 256; }\nhttp {\n"
-        f"    access_log {folder}/access.log;\n"
+        "    log_format upstreams '$remote_addr [$upstream_addr] $status \"$request\"';\n"
+        f"    access_log {folder}/access.log upstreams;\n"
+        f"    set_real_ip_from 127.0.0.0/8;\n    real_ip_header {CLIENT_HEADER};\n"
         + "".join(
             f"    {kind}_temp_path {folder}/{kind}_temp;\n"
             for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
@@ -250,6 +268,8 @@ class Site:
     logs: dict[str, Path]  # instance -> its log
     commands: dict[str, list[str]]  # instance -> its command line
     environment: dict[str, str]
+    access_log: Path  # nginx's: each request's client and the processes it was sent to
+    upstreams: dict[str, str]  # "127.0.0.1:PORT" -> its instance
     servers: dict[str, Any] = field(default_factory=dict)  # instance -> its process
 
     def start(self, instance: str, deadline: float) -> None:
@@ -276,20 +296,41 @@ class Site:
             trust_env=False,
         )
 
+    def process_of(self, address: str, **headers: str) -> str:
+        """The instance that served a request from ``address`` (or the one
+        :data:`CLIENT_HEADER` names) just now: nginx's access log names it (the last process
+        tried, where one was down)."""
+        probe = secrets.token_hex(8)
+        client_address = ipaddress.ip_address(headers.get(CLIENT_HEADER, address))
+        with self.client(address, **headers) as client:
+            assert client.get("/api/health/live", params={"probe": probe}).status_code == 200
+        deadline = time.monotonic() + 5.0
+        while time.monotonic() < deadline:  # nginx logs a request once it is answered
+            for line in self.access_log.read_text().splitlines():
+                if probe in line:
+                    tried = re.search(r"\[([^]]*)\]", line)
+                    assert tried is not None, line
+                    assert ipaddress.ip_address(line.split()[0]) == client_address, line
+                    return self.upstreams[tried[1].split(", ")[-1]]
+            time.sleep(0.02)
+        raise AssertionError(f"nginx logged no request with {probe}")
+
+    def one_client_each(self, first: int) -> dict[str, str]:
+        """For each instance, an address 127.0.0.N (N from ``first`` on) that nginx sends to it."""
+        found: dict[str, str] = {}
+        for number in range(first, first + 40):
+            address = f"127.0.0.{number}"
+            found.setdefault(self.process_of(address), address)
+            if len(found) == len(INSTANCES):
+                return found
+        raise AssertionError(f"40 addresses all went to {found}")
+
 
 @pytest.fixture(scope="module")
 def schema_url() -> Iterator[str]:
     """A fresh schema of the test database (dropped afterwards)."""
-    base = postgres_url()
-    schema = f"paiute_test_{secrets.token_hex(4)}"
-    with psycopg.connect(base, autocommit=True) as connection:
-        connection.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
-    separator = "&" if "?" in base else "?"
-    try:
-        yield f"{base}{separator}options={quote(f'-csearch_path={schema}')}"
-    finally:
-        with psycopg.connect(base, autocommit=True) as connection:
-            connection.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
+    with fresh_schema() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -316,6 +357,8 @@ def site(schema_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
             for instance in INSTANCES
         },
         environment={**os.environ, **variables},
+        access_log=folder / "access.log",
+        upstreams={f"127.0.0.1:{ports[instance]}": instance for instance in INSTANCES},
     )
     proxy: Any = None
     deadline = time.monotonic() + STARTUP_SECONDS
@@ -364,53 +407,98 @@ def test_a_page_of_another_site_is_refused_through_the_proxy(site: Site) -> None
     assert response.json()["error"]["code"] == "forbidden"
 
 
-def test_each_client_is_counted_by_its_own_address_not_the_proxys(site: Site) -> None:
+def test_one_client_always_reaches_the_same_process(site: Site) -> None:
+    # Each address, each time, to one process; the addresses spread over both.
+    by_address = {
+        address: {site.process_of(address) for _ in range(4)}
+        for address in (f"127.0.0.{number}" for number in range(60, 76))
+    }
+    assert all(len(processes) == 1 for processes in by_address.values()), by_address
+    assert set.union(*by_address.values()) == set(INSTANCES)
+    # An IPv6 client is its /64 network, as the server counts it: all its addresses go to one
+    # process, and the networks spread over both.
+    one_network = {
+        site.process_of("127.0.0.76", **{CLIENT_HEADER: f"2001:db8:6:1:{host}"})
+        for host in (":1", ":2", "ffff::9", "1:2:3:4")
+    }
+    assert len(one_network) == 1, one_network
+    networks = {
+        site.process_of("127.0.0.76", **{CLIENT_HEADER: f"2001:db8:6:{n:x}::1"}) for n in range(2, 18)
+    }
+    assert networks == set(INSTANCES)
+
+
+def open_tables(site: Site, address: str, clients: list[dict[str, str]]) -> list[int]:
+    """The status of a new table asked for from ``address`` by each client (the headers it
+    sends)."""
     body = {"player_name": "Ana", "seats": 2, "bots": "greedy"}
-    # One open table per address and per process (--max-tables-per-address 1, two processes):
-    # of three tables from one address, one at least is refused, though each request makes
-    # up another X-Forwarded-For (nginx replaces it with the peer's address).
     codes = []
-    for n in range(3):
-        with site.client("127.0.0.30", **{"X-Forwarded-For": f"198.51.100.{n}"}) as client:
+    for headers in clients:
+        with site.client(address, **headers) as client:
             response = client.post("/api/tables", json=body)
         codes.append(response.status_code)
         if response.status_code == 429:
             assert "your address already has 1 open tables" in response.json()["error"]["message"]
-    assert sorted(codes) == [201, 201, 429]
-    # Another address is another count: had the servers counted nginx's address, both
-    # processes would refuse it now.
-    with site.client("127.0.0.31") as client:
-        assert client.post("/api/tables", json=body).status_code == 201
+    return codes
 
 
-def choose(view: dict[str, Any], rng: random.Random, turns: int) -> dict[str, Any] | None:
-    """A legal message for ``view``: cut, draw from the stock, discard, call after a while."""
-    key = f"v{view['version']}"
-    if view["status"] == "cut":
-        return (
-            {"type": "cut", "id": key, "position": rng.randrange(52)}
-            if view["cutter"] == view["you"]
-            else None
-        )
-    observation = view["observation"]
-    if view["status"] != "playing" or not observation or not observation["legal_actions"]:
-        return None
-    legal: list[str] = observation["legal_actions"]
-    calls = [a for a in legal if a.startswith("call")]
-    discards = [a for a in legal if a.startswith("discard")]
-    if "draw stock" in legal:
-        action = "draw stock"
-    elif calls and (turns > 3 or not discards):
-        action = calls[0]
-    else:
-        action = rng.choice(discards)
-    return {"type": "action", "id": key, "action": action, "expected_version": view["version"]}
+def test_each_client_is_counted_by_its_own_address_not_the_proxys(site: Site) -> None:
+    # One open table per address (--max-tables-per-address 1): of three tables from one
+    # address only the first is made, though there are two processes (nginx sends the address
+    # to one of them) and each request makes up another X-Forwarded-For (nginx replaces it
+    # with the peer's address).
+    made_up = [{"X-Forwarded-For": f"198.51.100.{n}"} for n in range(3)]
+    assert open_tables(site, "127.0.0.30", made_up) == [201, 429, 429]
+    # Another address is another count, on the same process: had the server counted nginx's
+    # address, it would refuse it now.
+    process = site.process_of("127.0.0.30")
+    other = next(f"127.0.0.{n}" for n in range(31, 60) if site.process_of(f"127.0.0.{n}") == process)
+    assert open_tables(site, other, [{}]) == [201]
+
+
+def test_an_ipv6_network_is_one_client_of_one_process(site: Site) -> None:
+    # The server counts an IPv6 address as its /64, and nginx sends the /64 to one process:
+    # three addresses of one network make one table between them.
+    network = [{CLIENT_HEADER: f"2001:db8:7:1::{host}"} for host in (1, 2, 3)]
+    assert open_tables(site, "127.0.0.32", network) == [201, 429, 429]
+    assert open_tables(site, "127.0.0.32", [{CLIENT_HEADER: "2001:db8:7:2::1"}]) == [201]
+
+
+def test_a_flood_from_one_client_is_refused_by_nginx(site: Site) -> None:
+    # The server's own limit per address (30 a second, bursts of 300) answers first; past
+    # nginx's (NGINX_RATE a second, bursts of NGINX_BURST), nginx answers itself, with the
+    # server's kind of error, from either of its workers, and the server sees nothing more.
+    address, stop = "127.0.0.90", threading.Event()
+    answers: list[tuple[int, str | None]] = []  # each status, and a refusal's message
+
+    def flood() -> None:
+        with site.client(address) as client:
+            while not stop.is_set() and len(answers) < 20_000:
+                response = client.get("/api/health/live")
+                refused = response.status_code == 429
+                answers.append(
+                    (response.status_code, response.json()["error"]["message"] if refused else None)
+                )
+                if refused and response.json()["error"]["message"] == "":
+                    assert response.json()["error"]["code"] == "rate_limited"
+                    assert response.headers["retry-after"] == "1"
+                    stop.set()
+
+    begun = time.monotonic()
+    with ThreadPoolExecutor(4) as pool:
+        for done in [pool.submit(flood) for _ in range(4)]:
+            done.result(timeout=120)
+    seconds = time.monotonic() - begun
+    by_nginx = answers.count((429, ""))
+    by_server = len(answers) - by_nginx
+    assert by_nginx >= 1
+    assert by_server <= NGINX_BURST + 1 + NGINX_RATE * seconds + 4, (by_server, seconds)
+    assert answers.count((200, None)) >= 300  # the server's own burst went through
+    assert (429, "too many requests from your address: slow down") in answers  # then its refusal
 
 
 async def person(site: Site, address: str, table_id: str, token: str, seen: list[dict[str, Any]]) -> None:
     """Play one seat over a WebSocket through the proxy, from ``address``, to the table's end."""
-    rng = random.Random(address)
-    waiting, turns = False, 0
     url = site.https.replace("https", "wss", 1) + f"/ws/tables/{table_id}"
     async with connect(
         url,
@@ -423,23 +511,7 @@ async def person(site: Site, address: str, table_id: str, token: str, seen: list
         welcome = json.loads(await ws.recv())
         assert welcome["type"] == "welcome", welcome
         seen.extend(welcome["events"])
-        view = welcome["state"]
-        while view["status"] != "closed":
-            if not waiting:
-                message = choose(view, rng, turns)
-                if message is not None:
-                    turns += message.get("action", "").startswith("discard")
-                    await ws.send(json.dumps(message))
-                    waiting = True
-            reply = json.loads(await ws.recv())
-            if reply["type"] == "update":
-                assert reply["version"] == len(seen) + 1, "a version missed or repeated"
-                seen.append(reply["event"])
-                view = reply["state"]
-            elif reply["type"] == "ack":
-                waiting = False
-            elif reply["type"] != "presence":
-                raise AssertionError(reply)
+        await play_to_the_end(ws, welcome["state"], random.Random(address), seen)
 
 
 def auth(token: str) -> dict[str, str]:
@@ -453,7 +525,8 @@ def accepted_on(site: Site, address: str, table_id: str) -> list[str]:
 
 
 def test_two_people_play_a_deal_through_the_proxy_on_both_processes(site: Site) -> None:
-    ana, bo = "127.0.0.40", "127.0.0.41"
+    clients = site.one_client_each(100)  # two people whom nginx sends to different processes
+    ana, bo = clients["8001"], clients["8002"]
     with site.client(ana) as client:
         created = client.post(
             "/api/tables", json={"player_name": "Ana", "seats": 3, "bots": "greedy", "max_deals": 1}
@@ -471,7 +544,6 @@ def test_two_people_play_a_deal_through_the_proxy_on_both_processes(site: Site) 
     seen: dict[str, list[dict[str, Any]]] = {ana: [], bo: []}
 
     async def play() -> None:
-        # Two handshakes one after the other: round-robin sends them to different processes.
         await asyncio.gather(
             person(site, ana, table_id, ana_token, seen[ana]), person(site, bo, table_id, bo_token, seen[bo])
         )
@@ -496,28 +568,55 @@ def test_two_people_play_a_deal_through_the_proxy_on_both_processes(site: Site) 
         assert {seat, other} <= moved
 
 
+def test_wrong_passwords_at_one_name_are_counted_across_both_processes(site: Site) -> None:
+    # Five wrong passwords a minute per account name, from any address: the tries are counted
+    # in the database, so three on one process and two on the other are five, and the right
+    # password is refused next, on either (neither address has reached its own limit).
+    clients = site.one_client_each(180)
+    with site.client(clients["8001"]) as client:
+        credentials = {"name": "Philippa", "password": PASSWORD}
+        assert client.post("/api/accounts", json=credentials).status_code == 201
+    for number, instance in enumerate(("8001", "8002", "8001", "8002", "8001")):
+        with site.client(clients[instance]) as client:
+            wrong = client.post("/api/login", json={"name": "Philippa", "password": f"guess {number}"})
+        assert (wrong.status_code, wrong.json()["error"]["code"]) == (401, "login_failed")
+    for instance in INSTANCES:
+        with site.client(clients[instance]) as client:
+            right = client.post("/api/login", json=credentials)
+        assert right.status_code == 429, right.text
+        assert right.json()["error"]["message"] == "too many log-in attempts: wait a minute"
+
+
 def test_a_process_restarting_goes_unnoticed_through_the_proxy(site: Site) -> None:
-    # A rolling restart (docs/hosting.md): while paiute@8001 is down, nginx takes every
-    # request to paiute@8002. Of two requests in a row, round-robin tries paiute@8001 first
-    # for one: a refused connection is retried on the other process, a POST included (nothing
-    # was sent yet), and for a few seconds paiute@8001 is not tried again.
+    # A rolling restart (docs/hosting.md): while paiute@8001 is down, nginx sends its clients
+    # to paiute@8002: a refused connection is retried on the other process, a POST included
+    # (nothing was sent yet), and for a few seconds paiute@8001 is not tried again. Once it is
+    # back, they go to it again.
+    clients = site.one_client_each(140)
     stop([site.servers.pop("8001")], signal.SIGTERM)
     try:
         tables = []
-        for address in ("127.0.0.50", "127.0.0.51"):
+        for address in clients.values():
             with site.client(address) as client:
                 created = client.post(
                     "/api/tables", json={"player_name": "Ana", "seats": 2, "bots": "greedy"}
                 )
             assert created.status_code == 201, created.text
-            tables.append(created.json()["table"]["id"])
+            tables.append((address, created.json()["table"]["id"]))
 
-        async def spectate(table_id: str) -> str:
+        async def spectate(address: str, table_id: str) -> str:
             url = site.https.replace("https", "wss", 1) + f"/ws/tables/{table_id}"
-            async with connect(url, ssl=site.tls, origin=Origin(site.https), proxy=None) as ws:
+            async with connect(
+                url, ssl=site.tls, origin=Origin(site.https), local_addr=(address, 0), proxy=None
+            ) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": None, "since": 0}))
                 return str(json.loads(await ws.recv())["type"])
 
-        assert [asyncio.run(spectate(table_id)) for table_id in tables] == ["welcome", "welcome"]
+        assert [asyncio.run(spectate(*table)) for table in tables] == ["welcome", "welcome"]
+        assert site.process_of(clients["8001"]) == "8002"
     finally:
         site.start("8001", time.monotonic() + STARTUP_SECONDS)
+    deadline = time.monotonic() + 15.0  # nginx tries paiute@8001 again after fail_timeout
+    while site.process_of(clients["8001"]) != "8001":
+        assert time.monotonic() < deadline, "paiute@8001 did not get its clients back"
+        time.sleep(0.5)

@@ -7,24 +7,23 @@ so nothing waits for real minutes; the background sweeper is held off (``SWEEP_E
 from __future__ import annotations
 
 import random
-import secrets
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
 from server_helpers import POLLS, auth, fast_limits, fast_settings, hurried, my_move, receive, state, wait_for
 
-from conftest import postgres_url
+from conftest import fresh_schema
 from paiute.cli.main import main
 from paiute.cli.serve_command import ABANDON_MINUTES
 from paiute.fairness import verify_deal
 from paiute.record import Record
-from paiute.server import Settings, core, create_app
+from paiute.server import Settings, abandoned, create_app
 from paiute.server.limits import Limits
 from paiute.server.presence import message
 
@@ -35,7 +34,7 @@ LATER = 60.0 * LIMIT + 1.0  # seconds: just past the limit
 @pytest.fixture(autouse=True)
 def _one_sweep_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """The sweep at start runs; the next would come only after the test (each test sweeps)."""
-    monkeypatch.setattr(core, "SWEEP_EVERY", 1e6)
+    monkeypatch.setattr(abandoned, "SWEEP_EVERY", 1e6)
 
 
 @contextmanager
@@ -52,9 +51,9 @@ def serving(
         yield client
 
 
-def sweep(client: TestClient, batch: int = core.SWEEP_BATCH) -> list[str]:
+def sweep(client: TestClient, batch: int = abandoned.SWEEP_BATCH) -> list[str]:
     service = client.app.state.service  # type: ignore[attr-defined]
-    ended: list[str] = client.portal.call(service.sweep, batch)  # type: ignore[union-attr]
+    ended: list[str] = client.portal.call(service.abandoned.sweep, batch)  # type: ignore[union-attr]
     return ended
 
 
@@ -300,17 +299,9 @@ def test_a_negative_abandon_after_is_one_line(capsys: pytest.CaptureFixture[str]
 @pytest.fixture
 def postgres_schema() -> Iterator[str]:
     """A fresh schema of the test PostgreSQL database (PAIUTE_TEST_POSTGRES), dropped after."""
-    psycopg = pytest.importorskip("psycopg")
-    base = postgres_url()
-    schema = f"paiute_test_{secrets.token_hex(4)}"
-    with psycopg.connect(base, autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
-    separator = "&" if "?" in base else "?"
-    try:
-        yield f"{base}{separator}options={quote(f'-csearch_path={schema}')}"
-    finally:
-        with psycopg.connect(base, autocommit=True) as connection:
-            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    pytest.importorskip("psycopg")
+    with fresh_schema() as url:
+        yield url
 
 
 def test_of_two_processes_sweeping_at_once_one_ends_each_table(postgres_schema: str) -> None:

@@ -4,12 +4,10 @@ seats (what ratings will stand on)."""
 from __future__ import annotations
 
 import asyncio
-import secrets
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import httpx
 import pytest
@@ -17,7 +15,7 @@ from alembic import command
 from sqlalchemy import insert, inspect, select
 from test_server_accounts import PASSWORD, error, log_in, me, my_tables, play_now, sign_up
 
-from conftest import postgres_url
+from conftest import fresh_schema
 from paiute.server.accounts import Account
 from paiute.server.db import Store, tables_table
 from paiute.server.migrate import alembic_config, upgrade
@@ -61,19 +59,8 @@ def test_migration_0003_adds_the_accounts_on_sqlite_and_goes_back(tmp_path: Path
 @pytest.fixture
 def schema_url() -> Iterator[str]:
     """A fresh schema of the PostgreSQL test database, dropped afterwards."""
-    import psycopg
-    from psycopg import sql
-
-    base = postgres_url()
-    schema = f"paiute_test_{secrets.token_hex(4)}"
-    with psycopg.connect(base, autocommit=True) as connection:
-        connection.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
-    separator = "&" if "?" in base else "?"
-    try:
-        yield f"{base}{separator}options={quote(f'-csearch_path={schema}')}"
-    finally:
-        with psycopg.connect(base, autocommit=True) as connection:
-            connection.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
+    with fresh_schema() as url:
+        yield url
 
 
 def test_migration_0003_adds_the_accounts_on_postgresql_and_goes_back(schema_url: str) -> None:

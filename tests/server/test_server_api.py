@@ -60,6 +60,11 @@ def test_private_table_is_not_listed_and_needs_its_invitation(client: TestClient
     refused = client.post(f"/api/tables/{table_id}/join", json={"name": "Bo"})
     assert refused.status_code == 403
     assert refused.json()["error"]["code"] == "forbidden"
+    for wrong in (code[:-1], code.upper() if code.upper() != code else code + "x", "côde"):
+        joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Bo", "invite": wrong})
+        assert (joined.status_code, joined.json()["error"]["code"]) == (403, "forbidden"), wrong
+        looked = client.get(f"/api/tables/{table_id}/state", params={"invite": wrong})
+        assert (looked.status_code, looked.json()["error"]["code"]) == (403, "forbidden"), wrong
     assert client.post(f"/api/tables/{table_id}/join", json={"name": "Bo", "invite": code}).status_code == 200
     client.cookies.clear()
     assert state(client, table_id, created["token"])["invite"] == created["invite"]

@@ -14,19 +14,15 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import secrets
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import quote
 
 import httpx
-import psycopg
 import pytest
-from psycopg import sql
-from server_helpers import ServerProcess
+from server_helpers import ServerProcess, play_to_the_end
 from websockets.asyncio.client import connect
 
-from conftest import postgres_url
+from conftest import fresh_schema
 from paiute.fairness import verify_deal
 from paiute.record import Record
 
@@ -37,16 +33,8 @@ ROUNDS = 12  # rounds of simultaneous requests
 @pytest.fixture(scope="module")
 def schema_url() -> Iterator[str]:
     """A fresh schema of the test database (dropped afterwards): runs are independent."""
-    base = postgres_url()
-    schema = f"paiute_test_{secrets.token_hex(4)}"
-    with psycopg.connect(base, autocommit=True) as connection:
-        connection.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
-    separator = "&" if "?" in base else "?"
-    try:
-        yield f"{base}{separator}options={quote(f'-csearch_path={schema}')}"
-    finally:
-        with psycopg.connect(base, autocommit=True) as connection:
-            connection.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
+    with fresh_schema() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -96,62 +84,15 @@ def two_people(first: str, second: str, *, seats: int, bots: str | None) -> tupl
     return table_id, tokens
 
 
-def choose(view: dict[str, Any], rng: random.Random, turns: int) -> dict[str, Any] | None:
-    """A legal message for ``view``: cut, draw from the stock, discard, call after a while."""
-    key = f"v{view['version']}"
-    if view["status"] == "cut":
-        return (
-            {"type": "cut", "id": key, "position": rng.randrange(52)}
-            if view["cutter"] == view["you"]
-            else None
-        )
-    observation = view["observation"]
-    if view["status"] != "playing" or not observation or not observation["legal_actions"]:
-        return None
-    legal: list[str] = observation["legal_actions"]
-    calls = [a for a in legal if a.startswith("call")]
-    discards = [a for a in legal if a.startswith("discard")]
-    if "draw stock" in legal:
-        action = "draw stock"
-    elif calls and (turns > 3 or not discards):
-        action = calls[0]
-    else:
-        action = rng.choice(discards)
-    return {"type": "action", "id": key, "action": action, "expected_version": view["version"]}
-
-
 async def person(ws_url: str, table_id: str, token: str, seat: int, seen: list[dict[str, Any]]) -> list[int]:
     """Play one seat over the WebSocket of one process to the end; the versions acknowledged."""
-    rng = random.Random(seat)
-    acked: list[int] = []
-    waiting = False
-    turns = 0
     async with connect(f"{ws_url}/ws/tables/{table_id}") as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "since": 0}))
         welcome = json.loads(await ws.recv())
         assert welcome["type"] == "welcome"
         assert welcome["seat"] == seat
         seen.extend(welcome["events"])
-        view = welcome["state"]
-        while True:
-            if view["status"] == "closed":
-                return acked
-            if not waiting:
-                message = choose(view, rng, turns)
-                if message is not None:
-                    turns += message.get("action", "").startswith("discard")
-                    await ws.send(json.dumps(message))
-                    waiting = True
-            reply = json.loads(await ws.recv())
-            if reply["type"] == "update":
-                assert reply["version"] == len(seen) + 1, "a version missed or repeated"
-                seen.append(reply["event"])
-                view = reply["state"]
-            elif reply["type"] == "ack":
-                acked.append(reply["version"])
-                waiting = False
-            elif reply["type"] != "presence":  # who is connected: pushed whenever it changes
-                raise AssertionError(reply)
+        return await play_to_the_end(ws, welcome["state"], random.Random(seat), seen)
 
 
 def test_people_on_two_processes_play_a_deal_together(servers: list[ServerProcess]) -> None:

@@ -147,6 +147,29 @@ def test_join_refusals() -> None:
     assert private.plan_join("Bo", None, TOKENS[1], "code")[0].seat == 0
 
 
+def test_a_private_tables_invite_is_compared_in_constant_time_and_a_wrong_one_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import hmac
+
+    compared: list[tuple[bytes, bytes]] = []
+    real = hmac.compare_digest
+
+    def spy(a: bytes, b: bytes) -> bool:
+        compared.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr(hmac, "compare_digest", spy)
+    private = LiveTable("p", TableConfig("p", RuleSet(), 2, 10, private=True, invite="code"), 0.0)
+    for wrong in (None, "", "cod", "code ", "CODE", "côde", "\ud800"):
+        with pytest.raises(ServiceError) as refused:
+            private.plan_join("Bo", None, TOKENS[1], wrong)
+        assert refused.value.code == "forbidden", wrong
+    assert compared, "the invitation was not compared with hmac.compare_digest"
+    assert private.plan_join("Bo", None, TOKENS[1], "code")[0].seat == 0
+    assert compared[-1] == (b"code", b"code")
+
+
 def test_start_needs_bots_for_empty_seats() -> None:
     table = LiveTable("t", TableConfig("t", RuleSet(), 3, 10), 0.0)
     commit(table, table.plan_join("Ana", None, TOKENS[0], None))

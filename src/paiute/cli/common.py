@@ -28,6 +28,7 @@ __all__ = [
     "check_output_dir",
     "check_output_file",
     "deal_number_problem",
+    "match_index",
     "non_negative_seconds",
     "option_value_text",
     "read_record",
@@ -115,16 +116,6 @@ def args_translator(args: argparse.Namespace) -> Translator:
     return found if isinstance(found, Translator) else translator()
 
 
-def localized_digits(text: str, tr: Translator) -> str:
-    """A number already formatted (``+0.125``, ``12.5%``, ``1,234``) in the reader's digits and
-    decimal sign."""
-    if tr.lang == "en":
-        return text
-    sign = tr.number(0.5)[1]
-    table = {str(digit): tr.number(digit) for digit in range(10)}
-    return "".join(table.get(char, sign if char == "." else char) for char in text)
-
-
 # -- the record a command reads -----------------------------------------------------------------
 
 #: Every command that reads a record with :func:`read_record` (the hostile-input suite of
@@ -160,12 +151,15 @@ def add_record_arguments(parser: argparse.ArgumentParser, tr: Translator | None 
         type=_match_number(tr or translator()),
         metavar="K",
         help=_(
-            N_("the record on line K of a JSON-lines file such as paiute tournament --records writes, from 0")
+            N_("the record on line K of a JSON-lines file such as paiute tournament --records writes, from 1")
         ),
     )
 
 
 def _match_number(tr: Translator) -> Callable[[str], int]:
+    """``--match K`` as typed, from 1; 0 and a K past the file's records are refused once the
+    file is read, in one line naming the records there (:func:`match_index`)."""
+
     def number(text: str) -> int:
         try:
             value = int(text)
@@ -173,24 +167,35 @@ def _match_number(tr: Translator) -> Callable[[str], int]:
             value = -1
         if value < 0 or len(text) > 12:
             raise argparse.ArgumentTypeError(
-                tr.gettext(N_("expected a match number (0 is the first), got {text!r}"), text=text)
+                tr.gettext(N_("expected a match number (1 is the first), got {text!r}"), text=text)
             )
         return value
 
     return number
 
 
+def match_index(number: int | None) -> int | None:
+    """The index, from 0, of the record ``--match number`` names (people count from 1); 0 gives
+    -1, which :func:`paiute.record_file.select_json` refuses naming the numbers there.
+
+    >>> match_index(1), match_index(None)
+    (0, None)
+    """
+    return None if number is None else number - 1
+
+
 def read_record(file: str, match: int | None = None) -> Record:
     """The record a command was given: FILE or ``-`` (standard input), ``--match K`` of JSON
-    lines; every limit of :mod:`paiute.record_file` holds.
+    lines (``match`` is K, from 1); every limit of :mod:`paiute.record_file` holds.
 
     A malformed record raises :class:`~paiute.errors.RecordError` (exit status 1); a file that
     cannot be read as asked, :class:`~paiute.errors.InputError` (a usage error, 2).
     """
+    index = match_index(match)
     if file == "-":
         data = read_stream(sys.stdin.buffer, MAX_RECORD_BYTES, "-")
-        return Record.select(data, match=match, source="-")
-    return Record.select(read_bytes(file), match=match, source=file)
+        return Record.select(data, match=index, source="-")
+    return Record.select(read_bytes(file), match=index, source=file)
 
 
 def deal_number_problem(option: str, number: int, deals: int, tr: Translator) -> str | None:

@@ -23,6 +23,7 @@ from paiute.cli import (
     serve_command,
     simulate_command,
     tournament_command,
+    train_command,
     verify_command,
 )
 from paiute.cli.common import argparse_language
@@ -82,6 +83,7 @@ def build_parser(tr: Translator | None = None) -> argparse.ArgumentParser:
             module.register(commands, tr)
         verify_command.register(commands, tr)
         serve_command.register(commands, tr)
+        train_command.register(commands, tr)
     parser.set_defaults(translator=tr)
     return parser
 

@@ -21,9 +21,9 @@ from paiute.analysis.odds import (
     monte_carlo_turns,
 )
 from paiute.analysis.simulate import require_sim_extra
-from paiute.cli.common import args_translator, localized_digits
+from paiute.cli.common import args_translator
 from paiute.errors import N_, PaiuteError
-from paiute.i18n import Translator, translator
+from paiute.i18n import Translator, localized_digits, translator
 from paiute.rules import MAX_SEATS, MIN_PLAYERS
 
 _EPILOG = N_("""\

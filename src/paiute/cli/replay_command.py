@@ -7,17 +7,18 @@ import json
 from typing import Any
 
 from paiute.cards import format_cards
-from paiute.cli.common import add_record_arguments, read_record
+from paiute.cli.common import add_record_arguments, match_index, read_record
 from paiute.errors import N_, RecordError
 from paiute.i18n import Translator, translator
 from paiute.record import Record, Replay, ReplayError
 
 _EPILOG = N_("""\
 Each deal is re-created from the record's decks and rebuilt stocks, action by action. The
-record is refused at the first action that breaks a rule (deal, action, text and rule ID) or
-at the first malformed field. Exit status 0 for a valid record, 1 for an invalid one.
+record is refused at the first move that breaks a rule (its deal and move, counted from 1, its
+text and rule ID) or at the first malformed field. Exit status 0 for a valid record, 1 for an
+invalid one.
 
---json prints one object:
+--json prints one object ("deal" and "action" are the record's indexes, from 0):
   {"ok": true, "deals": [{"dead": false, "callers": [{"seat": 1, "cards": [...], "value": VALUE,
     "first_turn": true}], "winners": [1], "balances": [...], "pot": 0}]}
   {"ok": false, "error": {"deal": 0, "action": 14, "text": "discard Ks", "rule": "R4.3", "message": "..."}}
@@ -32,9 +33,9 @@ examples:
 _EPILOG_INPUT = N_("""\
 Exit status 2 for a usage error: a missing file, a directory, JSON lines without --match. A
 file of JSON lines (paiute tournament --records) holds one record a line: --match K reads
-line K, from 0. A record input is at most 16 MiB, nested at most 32 levels, with numbers of
+line K, from 1. A record input is at most 16 MiB, nested at most 32 levels, with numbers of
 at most 24 digits; a file over the size is refused before it is read.
-  paiute replay games.jsonl --match 3           the fourth record of a JSON-lines file
+  paiute replay games.jsonl --match 3           the third record of a JSON-lines file
 """)
 
 
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "watch", False):
         from paiute.tui.launch import run_watch
 
-        return run_watch(args.file, getattr(args, "translator", None), match=args.match)
+        return run_watch(args.file, getattr(args, "translator", None), match=match_index(args.match))
     tr: Translator = getattr(args, "translator", None) or translator()
     loaded = load_replayed(args, tr)
     if isinstance(loaded, int):

@@ -22,10 +22,10 @@ from paiute.analysis.review import (
     review_header,
     review_record,
 )
-from paiute.cli.common import add_record_arguments, args_translator, deal_number_problem, localized_digits
+from paiute.cli.common import add_record_arguments, args_translator, deal_number_problem
 from paiute.cli.replay_command import load_replayed
 from paiute.errors import N_
-from paiute.i18n import Translator, translator
+from paiute.i18n import Translator, localized_digits, translator
 from paiute.players.base import MAX_ITERATIONS
 from paiute.record import Record
 from paiute.tui.describe import person_names

@@ -78,6 +78,15 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         epilog=_(_EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+
+    def seconds(flag: str, default: float, help_text: str) -> None:
+        """A flag that is a number of seconds."""
+        parser.add_argument(flag, type=float, default=default, metavar=_(N_("SECONDS")), help=help_text)
+
+    def count(flag: str, default: float, help_text: str) -> None:
+        """A flag that is a whole number of things (tables, seats, log-ins, connections)."""
+        parser.add_argument(flag, type=int, default=default, metavar="N", help=help_text)
+
     parser.add_argument(
         "--host",
         default=DEFAULT_HOST,
@@ -102,26 +111,12 @@ def register(commands: Any, tr: Translator | None = None) -> None:
         metavar=_(N_("DIR")),
         help=_(N_("where the default SQLite database lives (default: user data dir)")),
     )
-    parser.add_argument(
-        "--bot-delay",
-        type=float,
-        default=0.6,
-        metavar=_(N_("SECONDS")),
-        help=_(N_("pause before each bot action, so people can follow (default 0.6)")),
-    )
-    parser.add_argument(
-        "--deal-pause",
-        type=float,
-        default=3.0,
-        metavar=_(N_("SECONDS")),
-        help=_(N_("pause between the end of a deal and the next (default 3)")),
-    )
-    parser.add_argument(
+    seconds("--bot-delay", 0.6, _(N_("pause before each bot action, so people can follow (default 0.6)")))
+    seconds("--deal-pause", 3.0, _(N_("pause between the end of a deal and the next (default 3)")))
+    seconds(
         "--away-grace",
-        type=float,
-        default=30.0,
-        metavar=_(N_("SECONDS")),
-        help=_(N_("how long a seat whose player went waits before the bot plays it (default 30)")),
+        30.0,
+        _(N_("how long a seat whose player went waits before the bot plays it (default 30)")),
     )
     parser.add_argument(
         "--abandon-after",
@@ -158,26 +153,20 @@ def register(commands: Any, tr: Translator | None = None) -> None:
             rate="30",
         ),
     )
-    parser.add_argument(
+    count(
         "--max-tables-per-address",
-        type=int,
-        default=LIMIT_DEFAULTS["open_tables"],
-        metavar="N",
-        help=_(N_("open tables one client address may have created (default {n})"), n="10"),
+        LIMIT_DEFAULTS["open_tables"],
+        _(N_("open tables one client address may have created (default {n})"), n="10"),
     )
-    parser.add_argument(
+    count(
         "--max-seats-per-address",
-        type=int,
-        default=LIMIT_DEFAULTS["seats_per_address"],
-        metavar="N",
-        help=_(N_("seats one client address may take at one table (default {n})"), n="4"),
+        LIMIT_DEFAULTS["seats_per_address"],
+        _(N_("seats one client address may take at one table (default {n})"), n="4"),
     )
-    parser.add_argument(
+    count(
         "--logins-per-minute",
-        type=int,
-        default=LIMIT_DEFAULTS["logins_per_minute"],
-        metavar="N",
-        help=_(
+        LIMIT_DEFAULTS["logins_per_minute"],
+        _(
             N_(
                 "account log-ins and sign-ups one client address may try a minute (default {n}); 0 for no limit"
             ),
@@ -196,42 +185,30 @@ def register(commands: Any, tr: Translator | None = None) -> None:
             )
         ),
     )
-    parser.add_argument(
+    seconds(
         "--header-timeout",
-        type=float,
-        default=LIMIT_DEFAULTS["header_seconds"],
-        metavar=_(N_("SECONDS")),
-        help=_(
-            N_("seconds a client has to send a request's headers, and then its body (default {n})"), n="10"
-        ),
+        LIMIT_DEFAULTS["header_seconds"],
+        _(N_("seconds a client has to send a request's headers, and then its body (default {n})"), n="10"),
     )
-    parser.add_argument(
+    count(
         "--max-connections",
-        type=int,
-        default=LIMIT_DEFAULTS["max_connections"],
-        metavar="N",
-        help=_(N_("connections served at once; past it requests get 503 (default {n})"), n="2000"),
+        LIMIT_DEFAULTS["max_connections"],
+        _(N_("connections served at once; past it requests get 503 (default {n})"), n="2000"),
     )
-    parser.add_argument(
+    seconds(
         "--db-connect-timeout",
-        type=float,
-        default=DB_TIMEOUTS["connect"],
-        metavar=_(N_("SECONDS")),
-        help=_(N_("seconds to wait for a connection to the database (default {n})"), n="5"),
+        DB_TIMEOUTS["connect"],
+        _(N_("seconds to wait for a connection to the database (default {n})"), n="5"),
     )
-    parser.add_argument(
+    seconds(
         "--db-statement-timeout",
-        type=float,
-        default=DB_TIMEOUTS["statement"],
-        metavar=_(N_("SECONDS")),
-        help=_(N_("seconds one database statement may run (PostgreSQL; default {n})"), n="5"),
+        DB_TIMEOUTS["statement"],
+        _(N_("seconds one database statement may run (PostgreSQL; default {n})"), n="5"),
     )
-    parser.add_argument(
+    seconds(
         "--db-lock-timeout",
-        type=float,
-        default=DB_TIMEOUTS["lock"],
-        metavar=_(N_("SECONDS")),
-        help=_(
+        DB_TIMEOUTS["lock"],
+        _(
             N_(
                 "seconds a change waits for a lock another connection to the database holds, "
                 "before it is refused (default {n})"

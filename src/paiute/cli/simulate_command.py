@@ -29,13 +29,12 @@ from paiute.cli.common import (
     add_rule_arguments,
     args_translator,
     check_output_dir,
-    localized_digits,
     option_value_text,
     rule_options,
     stop_on_interrupt,
 )
 from paiute.errors import N_, PaiuteError
-from paiute.i18n import Translator, translator
+from paiute.i18n import Translator, localized_digits, translator
 from paiute.parallel import BACKENDS, default_workers, ray_cluster
 from paiute.rules import MAX_SEATS, MIN_PLAYERS, RuleSet
 

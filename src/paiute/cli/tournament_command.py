@@ -24,13 +24,12 @@ from paiute.cli.common import (
     add_rule_arguments,
     args_translator,
     check_output_file,
-    localized_digits,
     rules_from_arguments,
     stop_on_interrupt,
 )
 from paiute.combos import Category
 from paiute.errors import N_
-from paiute.i18n import Translator, translator
+from paiute.i18n import Translator, localized_digits, translator
 from paiute.parallel import ray_cluster
 from paiute.players import make_player
 from paiute.tui.preparing import BotPreparation

@@ -10,7 +10,7 @@ The disk cache (``cache=True``) is Numba's: a kernel's compiled code is stored b
 source (``__pycache__/*.nbi``/``*.nbc``), or under the user's cache directory where the
 package is not writable, or under ``NUMBA_CACHE_DIR`` when that is set; the first process
 compiles, later ones load (``benchmarks/batch_sim.py --startup`` measures both). Numba checks
-only the file that *defines* a kernel (its modification time and size): a kernel of
+only the file that *defines* a kernel (a hash of its contents): a kernel of
 ``paiute.envs.batch_kernels`` or ``paiute.compiled.search`` has the helpers of the other
 modules of ``paiute.compiled`` inlined into it, and editing one of those helpers does **not**
 invalidate it. An installed package never changes under its cache, so users never meet this;

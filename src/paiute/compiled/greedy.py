@@ -58,6 +58,8 @@ from paiute.compiled.greedy_score import (
     bit_count,
     greedy_tables,
     hand_score,
+    keep_score,
+    suit_potential,
 )
 from paiute.compiled.rng import below
 from paiute.compiled.rules import legal_actions, may_call
@@ -66,11 +68,14 @@ from paiute.compiled.state import (
     CALL_SIX_ID,
     DISCARD_BASE,
     DRAW,
+    LANE,
     P_MAX_REBUILDS,
     P_PACK,
     P_PAIUTE_ANY,
     P_PLAYERS,
     P_UNDER,
+    SUIT_MASK,
+    WILD_SHIFT,
 )
 from paiute.compiled.tables import card_bits, card_key, five_code, rank_lookup
 from paiute.greedy_weights import PAIUTE
@@ -119,6 +124,13 @@ def _best_keep(
         if card != taken and not (wild >> card) & 1:
             naturals += 1
     paiute_now = work[W_PAIUTE] != 0
+    # Each suit's straight-flush potential with all its cards held: putting down a natural
+    # card changes its own suit's only (R5.2, R5.3).
+    w = key >> WILD_SHIFT
+    spade = suit_potential(g, work, 0, bits & SUIT_MASK, w, horizon)
+    heart = suit_potential(g, work, 1, (bits >> LANE) & SUIT_MASK, w, horizon)
+    diamond = suit_potential(g, work, 2, (bits >> (2 * LANE)) & SUIT_MASK, w, horizon)
+    club = suit_potential(g, work, 3, (bits >> (3 * LANE)) & SUIT_MASK, w, horizon)
     best_score = -1.0
     tied = 0
     for i in range(count):
@@ -126,18 +138,23 @@ def _best_keep(
         if card == taken or (naturals and (wild >> card) & 1):
             continue
         fed = bit_count((danger >> (4 * (card >> 2))) & 0xF) if card < 52 else 0
-        score = (
-            hand_score(
-                tables,
-                g,
-                work,
-                key - card_key(wild, card),
-                bits & ~card_bits(wild, card),
-                horizon,
-                paiute_now,
-            )
-            - 0.01 * fed
-        )
+        kept_key = key - card_key(wild, card)
+        kept_bits = bits & ~card_bits(wild, card)
+        if (wild >> card) & 1:
+            score = hand_score(tables, g, work, kept_key, kept_bits, horizon, paiute_now)
+        else:
+            suit = card & 3
+            flushes = suit_potential(g, work, suit, (kept_bits >> (LANE * suit)) & SUIT_MASK, w, horizon)
+            if suit != 0:
+                flushes = max(flushes, spade)
+            if suit != 1:
+                flushes = max(flushes, heart)
+            if suit != 2:
+                flushes = max(flushes, diamond)
+            if suit != 3:
+                flushes = max(flushes, club)
+            score = keep_score(tables, g, work, kept_key, kept_bits, horizon, paiute_now, flushes)
+        score -= 0.01 * fed
         if score > best_score + 1e-12:
             best_score = score
             work[W_TIES] = card

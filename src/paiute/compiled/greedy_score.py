@@ -21,8 +21,8 @@ import numpy as np
 from paiute.combos import CATEGORY_SHIFT
 from paiute.compiled.compilation import inline, jit
 from paiute.compiled.rules import may_call
-from paiute.compiled.state import LANE, SUIT_MASK, WILD_SHIFT, WILD_UNIT
-from paiute.compiled.tables import flush_six, rank_lookup
+from paiute.compiled.state import HASH_MULT, LANE, SUIT_MASK, WILD_SHIFT, WILD_UNIT
+from paiute.compiled.tables import flush_six, hash_slot, rank_lookup, rank_table
 from paiute.evaluator import STRAIGHT_FLUSH_WINDOWS
 from paiute.greedy_weights import (
     FIVE_KIND,
@@ -38,7 +38,15 @@ from paiute.greedy_weights import (
 )
 from paiute.rules import RuleSet
 
-__all__ = ["GREEDY_WORK", "best_code", "bit_count", "greedy_tables", "hand_score"]
+__all__ = [
+    "GREEDY_WORK",
+    "best_code",
+    "bit_count",
+    "greedy_tables",
+    "hand_score",
+    "keep_score",
+    "suit_potential",
+]
 
 _SUPPLY = 55  # tail tables cover supplies and unseen counts 0..54
 _RANK_COUNTS = (1 << 39) - 1  # a rank key's 13 three-bit counts
@@ -60,9 +68,13 @@ W_KEEP_TIES = 47  # for each, how many cards tied for it (the Python player draw
 #: Entries of the int64 work array :func:`greedy_action` needs.
 GREEDY_WORK = 49
 
-# Integer parameters (the tables' last array): the horizon, the Royal Flush's category order.
+# Integer parameters (the tables' sixth array): the horizon, the Royal Flush's category order.
 G_HORIZON = 0
 G_ROYAL = 1
+# The rank keys that make a combination, as bits of a small filter (the tables' last array):
+# a key whose bit is clear is not in ``tables.rank_table``, and ``_ranked`` answers 0 without
+# reading that table, which is too large to stay in the fastest cache.
+_FILTER_BITS = 16
 
 
 @functools.cache
@@ -76,6 +88,17 @@ def _tails(horizon: int) -> np.ndarray[Any, Any]:
                 for unseen in range(_SUPPLY):
                     table[needed, draws, supply, unseen] = tail(needed, draws, supply, unseen)
     return table
+
+
+@functools.cache
+def _key_filter() -> np.ndarray[Any, Any]:
+    """Bit ``hash_slot(key, _FILTER_BITS)`` set for every rank key of ``tables.rank_table``."""
+    keys = rank_table()[0]
+    keys = keys[keys != 0]
+    slots = ((keys * np.int64(HASH_MULT)) >> np.int64(64 - _FILTER_BITS)) & ((1 << _FILTER_BITS) - 1)
+    words = np.zeros(1 << (_FILTER_BITS - 6), dtype=np.int64)
+    np.bitwise_or.at(words, slots >> 6, np.left_shift(np.int64(1), slots & 63))
+    return words
 
 
 @functools.cache
@@ -93,12 +116,13 @@ def _greedy_tables(royal_high: bool, scale: bool, aggression: float, horizon: in
         windows,
         np.array([aggression], dtype=np.float64),
         np.array([horizon, ROYAL_HIGH if royal_high else ROYAL], dtype=np.int64),
+        _key_filter(),
     )
 
 
 def greedy_tables(rules: RuleSet, *, aggression: float = 0.5, horizon: int = 3) -> tuple[Any, ...]:
     """The tables :func:`greedy_action` reads for ``rules`` and greedy's parameters:
-    ``(tails, shares, weights, windows, floats, ints)``, built once per process."""
+    ``(tails, shares, weights, windows, floats, ints, key_filter)``, built once per process."""
     if not 0.0 <= aggression <= 1.0:
         raise ValueError(f"aggression must lie in 0..1, not {aggression!r}")
     if horizon < 2:
@@ -116,6 +140,17 @@ def bit_count(x: int) -> int:
         x &= x - 1
         n += 1
     return n
+
+
+@inline
+def _ranked(tables: Any, g: Any, key: int) -> int:
+    """The best rank-based code of a six-card rank key (R5.1, R5.4-R5.6: six cards or Five of a
+    Kind in five), 0 for none; the filter answers most keys without the hash table."""
+    slot = hash_slot(key, _FILTER_BITS)
+    if not (g[6][slot >> 6] >> (slot & 63)) & 1:
+        return 0
+    six, five_of_six = rank_lookup(tables, key)
+    return six if six > five_of_six else five_of_six
 
 
 @inline
@@ -143,35 +178,53 @@ def _outs(tables: Any, g: Any, work: Any, key: int, bits: int, horizon: int, pai
     natural = work[W_NATURAL]
     nw = work[W_WILD]
     w = key >> WILD_SHIFT
+    # The suits one card short of five for a straight flush (R5.2, R5.3), and the hand's own
+    # straight flush, which needs five cards of a suit with the wild ones.
     flush_suits = 0
+    own_flush = 0
     for suit in range(4):
-        if bit_count((bits >> (LANE * suit)) & SUIT_MASK) + w >= 4:
+        held = bit_count((bits >> (LANE * suit)) & SUIT_MASK) + w
+        if held >= 4:
             flush_suits |= 1 << suit
-    own_flush = flush_six(tables, bits, w)
+            if held >= 5:
+                own_flush = flush_six(tables, bits, w)
     counts = key & _RANK_COUNTS
     distinct = bit_count((counts | counts >> 1 | counts >> 2) & _RANK_LOW_BITS)  # natural ranks held
+    # The ranks whose card can make a call (the others add nothing): any, where the hand has
+    # two natural ranks or fewer or a straight flush already; else those of the unseen
+    # cards of a suit that can flush, and with three natural ranks the ranks held.
+    ranks = (1 << 13) - 1
+    if distinct >= 3 and not own_flush:
+        ranks = 0
+        for suit in range(4):
+            if (flush_suits >> suit) & 1:
+                ranks |= work[W_FREE + suit]
+        if distinct == 3:
+            for rank in range(13):
+                if (key >> (3 * rank)) & 7:
+                    ranks |= 1 << rank
     now_sum = 0.0
     later_sum = 0.0
     now_hits = 0
     later_hits = 0
-    for rank in range(13):
+    while ranks:
+        rank = bit_count((ranks & -ranks) - 1)  # the lowest first, as draw_groups orders them
+        ranks &= ranks - 1
         cards = (natural >> (4 * rank)) & 0xF
         if not cards:
             continue
         rank_key = key + (1 << (3 * rank))
+        # A rank-based combination holds at most three natural ranks (tables.rank_table
+        # holds no other key): past that the look-up finds nothing, and is not made. One
+        # look-up serves the plain group and every suit that can flush.
+        rank_code = 0
+        if distinct < 3 or (distinct == 3 and (key >> (3 * rank)) & 7):
+            rank_code = _ranked(tables, g, rank_key)
         # One group of the suits that cannot flush, then each suit that can, alone. A
-        # suit that cannot flush adds no straight flush: the hand's own, if any. A fourth
-        # natural rank makes no rank-based combination (tables.rank_table holds none), so
-        # then there is nothing to look up.
+        # suit that cannot flush adds no straight flush: the hand's own, if any.
         plain = cards & ~flush_suits
         if plain:
-            code = own_flush
-            if distinct < 3 or (key >> (3 * rank)) & 7:
-                six, five_of_six = rank_lookup(tables, rank_key)
-                if six > code:
-                    code = six
-                if five_of_six > code:
-                    code = five_of_six
+            code = own_flush if own_flush > rank_code else rank_code
             if code:
                 count = bit_count(plain)
                 value = (weights[code >> CATEGORY_SHIFT] + 0.002 * ((code >> 8) & 0xF)) * count
@@ -185,7 +238,12 @@ def _outs(tables: Any, g: Any, work: Any, key: int, bits: int, horizon: int, pai
         suit = 0
         while flushy:
             if flushy & 1:
-                code = best_code(tables, rank_key, bits | (1 << (rank + LANE * suit)))
+                if own_flush:
+                    flush = flush_six(tables, bits | (1 << (rank + LANE * suit)), w)
+                else:  # no other suit makes one: only this one can, with the card drawn
+                    lane = ((bits >> (LANE * suit)) & SUIT_MASK) | (1 << rank)
+                    flush = int(tables[4][(w << 13) | lane])
+                code = flush if flush > rank_code else rank_code
                 if code:
                     value = weights[code >> CATEGORY_SHIFT] + 0.002 * ((code >> 8) & 0xF)  # x 1 card
                     if may_call(code, 0, paiute_now):
@@ -197,7 +255,9 @@ def _outs(tables: Any, g: Any, work: Any, key: int, bits: int, horizon: int, pai
             flushy >>= 1
             suit += 1
     if nw:
-        code = best_code(tables, key + WILD_UNIT, bits)
+        code = flush_six(tables, bits, w + 1) if flush_suits else 0
+        if distinct <= 3:
+            code = max(code, _ranked(tables, g, key + WILD_UNIT))
         if code:
             value = (weights[code >> CATEGORY_SHIFT] + 0.002 * ((code >> 8) & 0xF)) * nw
             if may_call(code, 0, paiute_now):
@@ -210,8 +270,9 @@ def _outs(tables: Any, g: Any, work: Any, key: int, bits: int, horizon: int, pai
     if horizon > 1 and later_hits:
         p_now = now_hits / unseen
         p_later = later_hits / unseen
-        # math.pow is the C library's pow, as Python's float ** int
-        score += (1.0 - p_now) * (1.0 - math.pow(1.0 - p_later, horizon - 1)) * later_sum / later_hits
+        # math.pow is the C library's pow, as Python's float ** int (x ** 1 is x)
+        miss = 1.0 - p_later if horizon == 2 else math.pow(1.0 - p_later, horizon - 1)
+        score += (1.0 - p_now) * (1.0 - miss) * later_sum / later_hits
     return score
 
 
@@ -244,9 +305,18 @@ def _flush_potential(g: Any, work: Any, suit: int, mask: int, w: int, horizon: i
 
 
 @inline
-def _potential(g: Any, work: Any, key: int, bits: int, horizon: int) -> float:
-    """``GreedyPosition.potential``: the best combination two or more cards away, its strength times
-    the chance of drawing what it lacks within ``horizon`` draws."""
+def suit_potential(g: Any, work: Any, suit: int, mask: int, w: int, horizon: int) -> float:
+    """:func:`_flush_potential` of one suit's natural cards ``mask`` (0.0 where the suit has
+    fewer cards than a window must hold, or where no card is unseen)."""
+    if work[W_UNSEEN] == 0 or not mask or bit_count(mask) < 5 - horizon - w:
+        return 0.0
+    return _flush_potential(g, work, suit, mask, w, horizon)
+
+
+@inline
+def _rank_potential(g: Any, work: Any, key: int, horizon: int) -> float:
+    """``GreedyPosition.potential`` without the straight flushes: the best of Five of a Kind,
+    Four/Two, Three/Three and Paiute two or more cards away (R5.1, R5.4-R5.6)."""
     unseen = work[W_UNSEEN]
     if unseen == 0:
         return 0.0
@@ -260,10 +330,17 @@ def _potential(g: Any, work: Any, key: int, bits: int, horizon: int) -> float:
     # The ranks present, highest first (greedy's ``present``), 4 bits each: at most five.
     present = 0
     count = 0
+    first = 0  # the two largest counts of a natural rank
+    second = 0
     for rank in range(12, -1, -1):
-        if (key >> (3 * rank)) & 7:
+        held = (key >> (3 * rank)) & 7
+        if held:
             present |= rank << (4 * count)
             count += 1
+            if held > first:
+                first, second = held, first
+            elif held > second:
+                second = held
     for i in range(count):  # R5.1 Five of a Kind
         a = (present >> (4 * i)) & 0xF
         needed = 5 - ((key >> (3 * a)) & 7) - w
@@ -272,9 +349,17 @@ def _potential(g: Any, work: Any, key: int, bits: int, horizon: int) -> float:
             value = (weights[FIVE_KIND] + 0.002 * a) * tails[needed, horizon, supply, unseen]
             best = max(best, value)
     paiute_any = work[W_PAIUTE] != 0
+    # Four/Two and Three/Three need at least ``short`` of their six cards held already, from
+    # two ranks (needed <= horizon): the pairs of ranks short of it add nothing, and are
+    # passed over unless a Paiute (R5.7), of three ranks, could be in reach.
+    short = 6 - w - horizon
+    if not paiute_any and first + second < short:
+        count = 0
     for i in range(count):
         a = (present >> (4 * i)) & 0xF
         ca = (key >> (3 * a)) & 7
+        if not paiute_any and ca + (second if ca == first else first) < short:
+            continue
         na = bit_count((natural >> (4 * a)) & 0xF)
         a4 = na if ca < 4 else 0
         a3 = na if ca < 3 else 0
@@ -287,6 +372,8 @@ def _potential(g: Any, work: Any, key: int, bits: int, horizon: int) -> float:
                 continue
             b = (present >> (4 * j)) & 0xF
             cb = (key >> (3 * b)) & 7
+            if not paiute_any and ca + cb < short:
+                continue
             nb = bit_count((natural >> (4 * b)) & 0xF)
             b3 = nb if cb < 3 else 0
             b2 = nb if cb < 2 else 0
@@ -320,11 +407,18 @@ def _potential(g: Any, work: Any, key: int, bits: int, horizon: int) -> float:
                         if value > best:
                             value *= tails[needed, horizon, a2 + b2 + c2 + nw, unseen]
                             best = max(best, value)
+    return best
+
+
+@inline
+def _potential(g: Any, work: Any, key: int, bits: int, horizon: int) -> float:
+    """``GreedyPosition.potential``: the best combination two or more cards away, its strength times
+    the chance of drawing what it lacks within ``horizon`` draws (the maximum of every
+    category's best, in any order)."""
+    best = _rank_potential(g, work, key, horizon)
+    w = key >> WILD_SHIFT
     for suit in range(4):  # R5.2, R5.3 straight flushes
-        mask = (bits >> (LANE * suit)) & SUIT_MASK
-        # (a suit with fewer cards than a window must hold has no window: 0.0)
-        if mask and bit_count(mask) >= 5 - horizon - w:
-            best = max(best, _flush_potential(g, work, suit, mask, w, horizon))
+        best = max(best, suit_potential(g, work, suit, (bits >> (LANE * suit)) & SUIT_MASK, w, horizon))
     return best
 
 
@@ -333,3 +427,15 @@ def hand_score(tables: Any, g: Any, work: Any, key: int, bits: int, horizon: int
     """``GreedyPosition.score``: how good a five-card hand (rank key ``key``, suit bits ``bits``) is
     to hold with ``horizon`` draws to come."""
     return _outs(tables, g, work, key, bits, horizon, paiute_now) + _potential(g, work, key, bits, horizon)
+
+
+@inline
+def keep_score(
+    tables: Any, g: Any, work: Any, key: int, bits: int, horizon: int, paiute_now: bool, flushes: float
+) -> float:
+    """:func:`hand_score` given ``flushes``, the best of the hand's straight-flush potentials
+    (:func:`suit_potential` of each suit): what a keep of several that share most suits
+    works out once."""
+    return _outs(tables, g, work, key, bits, horizon, paiute_now) + max(
+        _rank_potential(g, work, key, horizon), flushes
+    )

@@ -25,7 +25,7 @@ import numpy as np
 
 from paiute.compiled.compilation import inline, jit
 
-__all__ = ["STATE_SIZE", "randbelow", "seed", "shuffle"]
+__all__ = ["STATE_SIZE", "randbelow", "seed", "seed_rows", "shuffle"]
 
 _N = 624
 _M = 397
@@ -83,21 +83,98 @@ def seed(state: Any, row: int, value: int) -> None:
 
 
 @jit
+def seed_rows(state: Any, rows: Any, values: Any) -> None:
+    """:func:`seed` of ``state[rows[i]]`` with ``values[i]``, for every ``i``: four generators
+    at a time, side by side (each one's words are a chain, every step waiting on the one
+    before; four chains keep the processor busy where one leaves it waiting)."""
+    n = rows.size
+    first = 0
+    while first + 4 <= n:
+        _seed_four(state, rows[first : first + 4], values[first : first + 4])
+        first += 4
+    for i in range(first, n):
+        seed(state, rows[i], values[i])
+
+
+@inline
+def _key_words(value: int) -> tuple[int, int]:
+    """What :func:`seed`'s first loop adds at its even and its odd steps for ``value``: the key
+    word ``j`` (``k`` mod the key's length) plus ``j``."""
+    low = value & _MASK
+    high = value >> 32
+    if high:
+        return low, high + 1
+    return low, low
+
+
+@inline
+def _seed_four(state: Any, rows: Any, values: Any) -> None:
+    """:func:`seed` of four rows at once (the same steps, interleaved)."""
+    r0, r1, r2, r3 = rows[0], rows[1], rows[2], rows[3]
+    # What init_by_array adds at step k: word j = k mod length of the key, plus j.
+    even0, odd0 = _key_words(values[0])
+    even1, odd1 = _key_words(values[1])
+    even2, odd2 = _key_words(values[2])
+    even3, odd3 = _key_words(values[3])
+    for k in range(_N):
+        state[r0, k] = _START[k]
+        state[r1, k] = _START[k]
+        state[r2, k] = _START[k]
+        state[r3, k] = _START[k]
+    p0 = p1 = p2 = p3 = np.int64(_START[0])
+    i = 1
+    for k in range(_N):
+        odd = k & 1
+        p0 = ((np.int64(state[r0, i]) ^ ((p0 ^ (p0 >> 30)) * 1664525)) + (odd0 if odd else even0)) & _MASK
+        p1 = ((np.int64(state[r1, i]) ^ ((p1 ^ (p1 >> 30)) * 1664525)) + (odd1 if odd else even1)) & _MASK
+        p2 = ((np.int64(state[r2, i]) ^ ((p2 ^ (p2 >> 30)) * 1664525)) + (odd2 if odd else even2)) & _MASK
+        p3 = ((np.int64(state[r3, i]) ^ ((p3 ^ (p3 >> 30)) * 1664525)) + (odd3 if odd else even3)) & _MASK
+        state[r0, i] = p0
+        state[r1, i] = p1
+        state[r2, i] = p2
+        state[r3, i] = p3
+        i += 1
+        if i >= _N:
+            state[r0, 0] = p0
+            state[r1, 0] = p1
+            state[r2, 0] = p2
+            state[r3, 0] = p3
+            i = 1
+    for _ in range(_N - 1):
+        p0 = ((np.int64(state[r0, i]) ^ ((p0 ^ (p0 >> 30)) * 1566083941)) - i) & _MASK
+        p1 = ((np.int64(state[r1, i]) ^ ((p1 ^ (p1 >> 30)) * 1566083941)) - i) & _MASK
+        p2 = ((np.int64(state[r2, i]) ^ ((p2 ^ (p2 >> 30)) * 1566083941)) - i) & _MASK
+        p3 = ((np.int64(state[r3, i]) ^ ((p3 ^ (p3 >> 30)) * 1566083941)) - i) & _MASK
+        state[r0, i] = p0
+        state[r1, i] = p1
+        state[r2, i] = p2
+        state[r3, i] = p3
+        i += 1
+        if i >= _N:
+            state[r0, 0] = p0
+            state[r1, 0] = p1
+            state[r2, 0] = p2
+            state[r3, 0] = p3
+            i = 1
+    for r in (r0, r1, r2, r3):
+        state[r, 0] = 0x80000000
+        state[r, _N] = _N
+
+
+@jit
 def _twist(state: Any, row: int) -> None:
     """The next 624 words of the state (the word ``k + 397`` is already the new one from
     ``k = 227`` on, as in CPython's three loops)."""
-    for k in range(_N - 1):
-        y = (int(state[row, k]) & 0x80000000) | (int(state[row, k + 1]) & 0x7FFFFFFF)
-        value = int(state[row, k + _M if k < _N - _M else k + _M - _N]) ^ (y >> 1)
-        if y & 1:
-            value ^= 0x9908B0DF
-        state[row, k] = value
-    y = (int(state[row, _N - 1]) & 0x80000000) | (int(state[row, 0]) & 0x7FFFFFFF)
-    value = int(state[row, _M - 1]) ^ (y >> 1)
-    if y & 1:
-        value ^= 0x9908B0DF
-    state[row, _N - 1] = value
-    state[row, _N] = 0
+    words = state[row]  # a view, indexed from 0: loops without a test a word vectorize
+    for k in range(_N - _M):
+        y = (int(words[k]) & 0x80000000) | (int(words[k + 1]) & 0x7FFFFFFF)
+        words[k] = int(words[k + _M]) ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
+    for k in range(_N - _M, _N - 1):
+        y = (int(words[k]) & 0x80000000) | (int(words[k + 1]) & 0x7FFFFFFF)
+        words[k] = int(words[k + _M - _N]) ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
+    y = (int(words[_N - 1]) & 0x80000000) | (int(words[0]) & 0x7FFFFFFF)
+    words[_N - 1] = int(words[_M - 1]) ^ (y >> 1) ^ (0x9908B0DF * (y & 1))
+    words[_N] = 0
 
 
 @inline

@@ -252,27 +252,14 @@ def step_random(s: Any, tables: Any, p: Any, scratch: np.ndarray[Any, Any]) -> N
         apply_action_one(s, tables, p, d, scratch[below(s.rng, d, n)] if n > 1 else scratch[0])
 
 
-# Bit index of a single set bit (de Bruijn multiplication): card planes are written from bit
-# masks one set bit at a time, not by scanning all 54 cards of every mask.
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
-for _bit in range(64):
-    _DEBRUIJN_INDEX[((1 << _bit) * int(_DEBRUIJN) % (1 << 64)) >> 58] = _bit
-
-
 @inline
-def _low_bit(bits: int) -> int:
-    """The index of the lowest set bit of ``bits`` (> 0)."""
-    low = np.uint64(bits & -bits)
-    return int(_DEBRUIJN_INDEX[(low * _DEBRUIJN) >> np.uint64(58)])
-
-
-@inline
-def _set_bits(out: Any, d: int, at: int, bits: int) -> None:
-    """A card plane from a card bit mask: 1 at ``at + c`` for each bit ``c`` set."""
-    while bits:
-        out[d, at + _low_bit(bits)] = 1
-        bits &= bits - 1
+def _set_plane(out: Any, d: int, at: int, bits: int, cards: int) -> None:
+    """A whole card plane of ``cards`` entries from a card bit mask: 1 at ``at + c`` for each
+    bit ``c`` set, 0 elsewhere (a mask of many cards costs less written whole, without a
+    branch, than bit by bit)."""
+    plane = out[d, at : at + cards]  # a view: indices from 0 need no wraparound, and vectorize
+    for c in range(cards):
+        plane[c] = (bits >> c) & 1
 
 
 @inline
@@ -290,6 +277,16 @@ def _put(out: Any, d: int, i: int, value: float, scale: float, quantize: bool) -
         out[d, i] = -128 if r < -128 else (127 if r > 127 else r)
     else:
         out[d, i] = x
+
+
+# count / scale as _put_count stores it (float64 quotient rounded to float32), looked up for the
+# fields written card by card: when each card was last discarded (turn / COUNT_SCALE) and the
+# place of each card in the pile (place / cards).
+_TURN_SHARES = np.array([turn / COUNT_SCALE for turn in range(COUNT_SCALE + 1)], dtype=np.float32)
+_PILE_SHARES = np.array(
+    [[place / cards if cards else 0.0 for place in range(PACK_CAP + 1)] for cards in range(PACK_CAP + 1)],
+    dtype=np.float32,
+)
 
 
 @inline
@@ -358,29 +355,29 @@ def observe_row(
         out[row, layout[O_HAND] + s.hands[d, observer, i]] = 1
     if s.taken[d] >= 0:
         out[row, layout[O_TAKEN] + s.taken[d]] = 1
-    _set_bits(out, row, layout[O_WILD], s.wild[d])
+    _set_plane(out, row, layout[O_WILD], s.wild[d], cards)
     if s.upcard[d] >= 0:
         out[row, layout[O_UPCARD] + s.upcard[d]] = 1
     # The discard pile in order, its top, and when each card was last discarded (R4.5).
     pile = s.discard_len[d]
+    at = layout[O_PILE]
     for i in range(pile):
-        _put_count(out, row, layout[O_PILE] + s.discard[d, i], i + 1, cards, quantize)
+        if quantize:
+            _put_count(out, row, at + s.discard[d, i], i + 1, cards, quantize)
+        else:
+            out[row, at + s.discard[d, i]] = _PILE_SHARES[cards, i + 1]
     if pile > 0:
         out[row, layout[O_TOP] + s.discard[d, pile - 1]] = 1
     discarded = 0
     for a in range(players):
         discarded |= s.discarded[d, a]
-    while discarded:
-        c = _low_bit(discarded)
-        _put_count(
-            out,
-            row,
-            layout[O_DTURN] + c,
-            min(int(s.discard_turn[d, c]), COUNT_SCALE),
-            COUNT_SCALE,
-            quantize,
-        )
-        discarded &= discarded - 1
+    plane = out[row, layout[O_DTURN] : layout[O_DTURN] + cards]
+    for c in range(cards):  # the whole plane, 0 for the cards never discarded
+        turn = min(int(s.discard_turn[d, c]), COUNT_SCALE) * ((discarded >> c) & 1)
+        if quantize:
+            plane[c] = turn  # _put_count's int8 form: the count itself, under 127
+        else:
+            plane[c] = _TURN_SHARES[turn]
     # The phase (R4.2), the observer's turn and whether it is its first (R5.7).
     if phase == DRAW:
         out[row, layout[O_DRAW]] = 1
@@ -410,8 +407,8 @@ def observe_row(
     for k in range(players):
         a = (observer + k) % players
         o = seats + k * block
-        _set_bits(out, row, o + layout[S_DISCARDED], s.discarded[d, a])
-        _set_bits(out, row, o + layout[S_TOOK], s.took[d, a])
+        _set_plane(out, row, o + layout[S_DISCARDED], s.discarded[d, a], cards)
+        _set_plane(out, row, o + layout[S_TOOK], s.took[d, a], cards)
         _put_count(out, row, o + layout[S_HAND_SIZE], s.hand_len[d, a], HAND_SCALE, quantize)
         if a == s.dealer[d]:
             out[row, o + layout[S_DEALER]] = 1

@@ -109,6 +109,45 @@ _KINDS = {"random": kernels.RANDOM, "greedy": kernels.GREEDY, "playout": kernels
 _OPTIONS = {"random": ("seed",), "greedy": ("aggression", "horizon", "seed"), "playout": ("seed",)}
 _SCRATCH = 40  # the kernels' legal-action, live-count and held-card room
 _SEED_BOUND = 2**63  # SeededChance(int(np_random.integers(2**63))), as EnvTable deals
+_MASK64 = (1 << 64) - 1
+# The seats of each winners bit mask (R7.3), lowest first.
+_WINNERS = tuple(
+    tuple(seat for seat in range(MAX_SEATS) if mask >> seat & 1) for mask in range(1 << MAX_SEATS)
+)
+
+
+class _TableGenerator:
+    """A table's own generator (its ``np_random``), drawing ``integers(n)`` through its bit
+    generator's C entry points (its ``ctypes`` interface): the very numbers
+    ``Generator.integers`` draws (NumPy's Lemire rejection, on 32-bit words below ``2**32``,
+    on 64-bit words above), without the cost of that call, which a deal pays a few times."""
+
+    __slots__ = ("_next32", "_next64", "_state", "generator")
+
+    def __init__(self, generator: np.random.Generator) -> None:
+        self.generator = generator  # kept alive: the entry points use its bit generator's state
+        entry = generator.bit_generator.ctypes
+        self._next32: Callable[[Any], int] = entry.next_uint32
+        self._next64: Callable[[Any], int] = entry.next_uint64
+        self._state = entry.state
+
+    def integers(self, n: int) -> int:
+        """``generator.integers(n)`` for ``1 <= n < 2**32`` or ``2**32 < n <= 2**63``."""
+        if n == 1:
+            return 0
+        if n < 1 << 32:
+            m = self._next32(self._state) * n
+            if m & 0xFFFFFFFF < n:
+                threshold = ((1 << 32) - n) % n
+                while m & 0xFFFFFFFF < threshold:
+                    m = self._next32(self._state) * n
+            return m >> 32
+        m = self._next64(self._state) * n
+        if m & _MASK64 < n:
+            threshold = ((1 << 64) - n) % n
+            while m & _MASK64 < threshold:
+                m = self._next64(self._state) * n
+        return m >> 64
 
 
 @dataclass(frozen=True)
@@ -254,7 +293,7 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
         self._all = np.arange(num_envs, dtype=np.int64)
         self._learner = np.full(num_envs, seat, dtype=np.int64)
         # Each table's generator (its np_random) and match, as PaiuteEnv keeps them.
-        self._rngs: list[np.random.Generator | None] = [None] * num_envs
+        self._rngs: list[_TableGenerator | None] = [None] * num_envs
         self._started = [False] * num_envs
         self._next_dealer = [0] * num_envs
         self._penalty = np.zeros(num_envs, dtype=np.float64)
@@ -322,24 +361,24 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
         for row, seed in zip(rows.tolist(), seeds, strict=True):
             rng = rngs[row]
             if seed is not None or rng is None:
-                rng = rngs[row] = seeding.np_random(seed)[0]
+                rng = rngs[row] = _TableGenerator(seeding.np_random(seed)[0])
             if seed is not None or not started[row]:
                 t.balance[row] = 0
                 t.carried[row] = 0
-                next_dealer[row] = int(rng.integers(players))
+                next_dealer[row] = rng.integers(players)
                 for place, who in enumerate(self._seats):
                     if who is None:
                         continue
-                    drawn = int(rng.integers(2**31))
+                    drawn = rng.integers(2**31)
                     bot_rows.append(row * MAX_SEATS + place)
                     bot_seeds.append(drawn if who.seed is None else who.seed)
                 started[row] = True
             if fresh:  # one deal, one match: a fresh table
-                next_dealer[row] = int(rng.integers(players))
+                next_dealer[row] = rng.integers(players)
             if dealer is not None:
                 next_dealer[row] = dealer
             dealers.append(next_dealer[row])
-            chance.append(int(rng.integers(_SEED_BOUND)))
+            chance.append(rng.integers(_SEED_BOUND))
         if fresh:
             t.balance[rows] = 0
             t.carried[rows] = 0
@@ -453,7 +492,7 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
                 legal = np.flatnonzero(self._observe(np.array([row]), self._learner[:1])[1][0])
                 rng = self._rngs[row]
                 assert rng is not None
-                played = int(legal[int(rng.integers(len(legal)))])
+                played = int(legal[rng.integers(len(legal))])
                 error = refusal(
                     int(reasons[row]), int(ids[row]), f"env {row}", f"env {row}, seat {self.seat}"
                 )
@@ -574,7 +613,7 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
             _put(info, "rewards", rows, t.rewards[rows, :players].tolist())
             _put(info, "pot", rows, batch.pot[rows].tolist())
             winners = np.where(ends == kernels.END_OVER, batch.winners[rows], 0).tolist()
-            _put(info, "winners", rows, [[seat for seat in range(players) if w >> seat & 1] for w in winners])
+            _put(info, "winners", rows, [list(_WINNERS[w]) for w in winners])
             # ``turns``, in PaiuteEnv's end-of-deal info too, is every row's already.
             illegal = rows[ends == kernels.END_ILLEGAL]
             if illegal.size:

@@ -33,7 +33,7 @@ import numpy.typing as npt
 from paiute.compiled.compilation import inline, jit
 from paiute.compiled.dealing import deal_from_deck
 from paiute.compiled.greedy import TIE, W_KEEP_TIES, W_KEEPS, W_TIED, W_TIES, greedy_decide
-from paiute.compiled.pyrandom import STATE_SIZE, randbelow, shuffle
+from paiute.compiled.pyrandom import STATE_SIZE, randbelow, seed_rows, shuffle
 from paiute.compiled.pyrandom import seed as seed_generator
 from paiute.compiled.rules import (
     apply_action,
@@ -150,12 +150,12 @@ def deal_tables(s: Any, t: Any, params: Any, rows: Any, dealers: Any, seeds: Any
     """Deal a new deal at each table ``rows[i]``: ``Deal.new`` with ``SeededChance(seeds[i])``
     and dealer ``dealers[i]`` (the pack shuffled, then cut, R2.4), after the stakes went into
     the pot (R8.2) from ``t.balance`` and ``t.carried``."""
+    seed_rows(t.chance, rows, seeds)
     for i in range(rows.size):
         d = rows[i]
         p = params[d]
         players = p[P_PLAYERS]
         pack = p[P_PACK]
-        seed_generator(t.chance, d, seeds[i])
         deck = s.deck[d]
         for card in range(pack):
             deck[card] = card

@@ -4,20 +4,23 @@
 >>> Settings(bot_delay=0).bot_delay
 0
 
-Modules: :mod:`~paiute.server.table` (a table's pure state, rebuilt from its events, and the
-plans for new ones; its values in :mod:`~paiute.server.tabledata`),
+Modules: :mod:`~paiute.server.table` (a table's pure state, rebuilt from its events in
+:mod:`~paiute.server.tablestate`, and the plans for new ones; its values in
+:mod:`~paiute.server.tabledata`),
 :mod:`~paiute.server.views` (the one builder of everything a client is sent),
 :mod:`~paiute.server.updates` and :mod:`~paiute.server.patch` (the ``update`` frames, whole
 Views or JSON patches of them),
 :mod:`~paiute.server.db` and :mod:`~paiute.server.migrate` (storage),
 :mod:`~paiute.server.dbcalls` and :mod:`~paiute.server.availability` (database calls bounded
 in time, and whether the database answers),
-:mod:`~paiute.server.core` (the commit path, bots, clocks), :mod:`~paiute.server.service`
-(the requests and connections over it), :mod:`~paiute.server.pubsub`
+:mod:`~paiute.server.core` (the commit path, bots, clocks; the step due next in
+:mod:`~paiute.server.automation`), :mod:`~paiute.server.service`
+(the requests and connections over it), :mod:`~paiute.server.abandoned` (the sweep that ends
+the tables nobody is at), :mod:`~paiute.server.pubsub`
 (fan-out, PostgreSQL LISTEN/NOTIFY), :mod:`~paiute.server.api` and :mod:`~paiute.server.ws`
-(HTTP and WebSocket), :mod:`~paiute.server.accounts` and :mod:`~paiute.server.account_api`
-(optional accounts: sessions, and the seats they gather), :mod:`~paiute.server.app` (the
-application factory),
+(HTTP and WebSocket), :mod:`~paiute.server.accounts`, :mod:`~paiute.server.sessions` and
+:mod:`~paiute.server.account_api` (optional accounts: sessions, and the seats they gather),
+:mod:`~paiute.server.app` (the application factory),
 :mod:`~paiute.server.guide` (the facts of the players' rules page, /rules),
 :mod:`~paiute.server.lesson` ("Learn to play": a lesson table and its coach).
 """

@@ -18,19 +18,13 @@ from pydantic import BaseModel, Field
 
 from paiute.errors import N_
 from paiute.server import views
-from paiute.server.accounts import (
-    PASSWORD_MAX,
-    SESSION_COOKIE,
-    SESSION_SECONDS,
-    Account,
-    SeatLink,
-    holds,
-)
+from paiute.server.accounts import PASSWORD_MAX, Account, SeatLink, holds
 from paiute.server.api import COOKIE_PREFIX, ERROR_RESPONSES, Limited, TableId, accounts_of, service_of
 from paiute.server.errors import ServiceError
 from paiute.server.guard import client_address
 from paiute.server.names import NAME_LIMIT
 from paiute.server.runtime import Runtime, hash_token
+from paiute.server.sessions import SESSION_IDLE_SECONDS, set_session_cookie
 from paiute.server.table import LiveTable
 
 __all__ = ["CLAIM_LIMIT", "router"]
@@ -61,20 +55,10 @@ class SeatChoice(BaseModel):
 
 
 def _session_cookie(request: Request, response: Response, token: str | None) -> None:
-    """Set the session cookie (``token``), or clear it (None)."""
+    """Set the cookie of a session just opened (``token``: it expires unless used), or clear
+    it (None)."""
     secure = request.url.scheme == "https"  # directly, or behind a trusted proxy that says so
-    if token is None:
-        response.delete_cookie(SESSION_COOKIE, path="/", secure=secure, httponly=True, samesite="lax")
-        return
-    response.set_cookie(
-        SESSION_COOKIE,
-        token,
-        max_age=SESSION_SECONDS,
-        path="/",
-        secure=secure,
-        httponly=True,
-        samesite="lax",
-    )
+    set_session_cookie(response, token, secure=secure, max_age=SESSION_IDLE_SECONDS)
 
 
 async def _logged_in(request: Request, response: Response, account: Account) -> dict[str, Any]:

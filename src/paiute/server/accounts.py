@@ -10,8 +10,9 @@ account adds three things (routes in :mod:`paiute.server.account_api`):
   :data:`PASSWORD_MIN` characters, stored only as its Argon2id hash (``argon2-cffi``), never
   logged or sent back;
 * **sessions**: a random token in an ``HttpOnly``, ``SameSite=Lax`` cookie (``Secure`` over
-  HTTPS), stored only as its SHA-256, until it expires (:data:`SESSION_SECONDS`), its device
-  logs out, or the account logs out everywhere;
+  HTTPS), stored only as its SHA-256, until it expires, its device logs out, or the account
+  logs out everywhere; a session slides, renewed while it is used, up to a lifetime
+  (:mod:`paiute.server.sessions`: how long, and its cookie);
 * **seats gathered**: a seat taken while logged in, or claimed by presenting its token once,
   is linked to the account (table, seat, and the hash of the token it was taken with). A link
   counts while that token still holds the seat (:func:`holds`): a seat left before the start
@@ -19,7 +20,8 @@ account adds three things (routes in :mod:`paiute.server.account_api`):
   ask for a fresh seat link of its own seat
   (:meth:`~paiute.server.service.Service.fresh_seat_link`).
 
-Log-ins are limited per address and per name (:class:`~paiute.server.limits.Limits`); an
+Log-ins are limited per address, in the process's memory, and per name, in the database every
+process shares (:class:`~paiute.server.limits.Limits`, :mod:`paiute.server.logins`); an
 unknown name and a wrong password get the same answer, after the same work.
 """
 
@@ -44,15 +46,22 @@ from paiute.server.db import Store, metadata, tables_table
 from paiute.server.dbcalls import report
 from paiute.server.errors import ServiceError
 from paiute.server.limits import Limiter, Limits
+from paiute.server.logins import LoginAttempts
 from paiute.server.names import clean_name, skeleton
 from paiute.server.runtime import hash_token, new_token
+from paiute.server.sessions import (
+    SESSION_COOKIE,
+    SESSION_IDLE_SECONDS,
+    SESSION_LIFETIME_SECONDS,
+    SESSION_RENEW_SECONDS,
+    SessionTimes,
+    mark_renewed,
+)
 from paiute.server.table import LiveTable
 
 __all__ = [
     "PASSWORD_MAX",
     "PASSWORD_MIN",
-    "SESSION_COOKIE",
-    "SESSION_SECONDS",
     "Account",
     "AccountStore",
     "Accounts",
@@ -64,9 +73,6 @@ __all__ = [
 
 log = logging.getLogger("paiute.server")
 
-SESSION_COOKIE = "paiute_session"
-#: How long a session lasts from its log-in (then the account logs in again).
-SESSION_SECONDS = 30 * 24 * 60 * 60
 PASSWORD_MIN = 8
 PASSWORD_MAX = 256
 #: Passwords hashed at once per process (each takes 64 MiB and a core for a moment).
@@ -197,29 +203,66 @@ class AccountStore:
             )
 
     def open_session(self, account_id: str, token_hash: str, now: float) -> None:
-        """A new session; the account's expired ones are swept on the way."""
+        """A new session; the account's ended ones are swept on the way."""
         with self.engine.begin() as connection:
             connection.execute(
                 delete(sessions_table).where(
-                    sessions_table.c.account_id == account_id, sessions_table.c.expires <= now
+                    sessions_table.c.account_id == account_id,
+                    (sessions_table.c.expires <= now)
+                    | (sessions_table.c.created <= now - SESSION_LIFETIME_SECONDS),
                 )
             )
             connection.execute(
                 insert(sessions_table).values(
-                    token=token_hash, account_id=account_id, created=now, expires=now + SESSION_SECONDS
+                    token=token_hash,
+                    account_id=account_id,
+                    created=now,
+                    expires=now + SESSION_IDLE_SECONDS,
                 )
             )
 
-    def session(self, token_hash: str, now: float) -> Account | None:
-        """The account of a session that has not expired."""
+    def session(self, token_hash: str, now: float) -> tuple[Account, SessionTimes] | None:
+        """The account of a session that has neither expired nor reached its absolute end
+        (the lifetime is checked here too, should it be shortened), and the session's times."""
         query = (
-            select(accounts_table.c.id, accounts_table.c.name)
+            select(
+                accounts_table.c.id,
+                accounts_table.c.name,
+                sessions_table.c.created,
+                sessions_table.c.expires,
+            )
             .join(sessions_table, sessions_table.c.account_id == accounts_table.c.id)
-            .where(sessions_table.c.token == token_hash, sessions_table.c.expires > now)
+            .where(
+                sessions_table.c.token == token_hash,
+                sessions_table.c.expires > now,
+                sessions_table.c.created > now - SESSION_LIFETIME_SECONDS,
+            )
         )
         with self.engine.connect() as connection:
             row = connection.execute(query).first()
-        return None if row is None else Account(row.id, row.name)
+        if row is None:
+            return None
+        return Account(row.id, row.name), SessionTimes(row.created, row.expires)
+
+    def renew(self, token_hash: str, times: SessionTimes, now: float) -> float | None:
+        """Push a session due for renewal to its new expiry (:meth:`SessionTimes.renewal`);
+        the new expiry, or None when it was not due or another request or process renewed
+        (or ended) it first: the UPDATE holds only while the session is still due."""
+        pushed = times.renewal(now)
+        if pushed is None:
+            return None
+        with self.engine.begin() as connection:
+            result = connection.execute(
+                sessions_table.update()
+                .where(
+                    sessions_table.c.token == token_hash,
+                    sessions_table.c.expires > now,
+                    sessions_table.c.expires <= now + SESSION_IDLE_SECONDS - SESSION_RENEW_SECONDS,
+                    sessions_table.c.expires < pushed,
+                )
+                .values(expires=pushed)
+            )
+        return pushed if result.rowcount == 1 else None
 
     def close_session(self, token_hash: str) -> None:
         with self.engine.begin() as connection:
@@ -323,7 +366,7 @@ class Accounts:
         self.hasher = PasswordHasher()
         per_address, per_name = limits.logins_per_minute, limits.logins_per_name
         self.by_address = Limiter(per_address / 60.0, per_address)
-        self.by_name = Limiter(per_name / 60.0, per_name)
+        self.by_name = LoginAttempts(store, per_name)  # shared by every process: in the database
         self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
         self._decoy: str | None = None  # a hash checked for unknown names: the same work
 
@@ -366,11 +409,13 @@ class Accounts:
             keys = None  # no account can have this name
         found = None if keys is None else await self._db(self.store.find, keys)
         tried = found[0].id if found is not None else keys[0] if keys is not None else name[:64]
-        if not self.by_name.take(tried):
+        attempt = await self._db(self.by_name.begin, tried, self.clock())
+        if attempt is None:
             raise _too_many()
         stored = found[1] if found is not None else await self._decoy_hash()
         if not await self._hash(_verify, self.hasher, stored, password) or found is None:
             raise ServiceError("login_failed", N_("wrong name or password"))
+        await self._db(self.by_name.forget, attempt)  # only wrong passwords count
         account = found[0]
         if self.hasher.check_needs_rehash(stored):  # the hashing parameters were raised since
             rehashed = await self._hash(self.hasher.hash, password)
@@ -391,11 +436,25 @@ class Accounts:
         return token
 
     async def current(self, request: HTTPConnection) -> Account | None:
-        """The account whose session cookie came with the request (None: no session)."""
+        """The account whose session cookie came with the request (None: no session). A
+        session due for renewal is renewed, and the response carries its cookie again
+        (:func:`~paiute.server.sessions.mark_renewed`)."""
         token = request.cookies.get(SESSION_COOKIE)
         if not token or len(token) > 128:
             return None
-        return await self._db(self.store.session, hash_token(token), self.clock())
+        digest, now = hash_token(token), self.clock()
+        found = await self._db(self.store.session, digest, now)
+        if found is None:
+            return None
+        account, times = found
+        if times.renewal(now) is not None:
+            try:
+                pushed = await self._db(self.store.renew, digest, times, now)
+            except ServiceError:  # reported; the session is valid all the same (renewed later)
+                pushed = None
+            if pushed is not None:
+                mark_renewed(request, token, int(pushed - now))
+        return account
 
     async def required(self, request: HTTPConnection) -> Account:
         """:meth:`current`, refusing a request without a session (``bad_token``)."""

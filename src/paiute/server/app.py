@@ -38,6 +38,7 @@ from paiute.server.migrate import upgrade
 from paiute.server.names import NAME_LIMIT
 from paiute.server.ratings import Ratings
 from paiute.server.service import Service, Settings
+from paiute.server.sessions import SessionRenewal
 
 __all__ = ["create_app"]
 
@@ -109,6 +110,7 @@ def create_app(
     app.state.accounts = Accounts(store, limits, clock)  # optional identity (paiute.server.accounts)
     app.state.ratings = Ratings(store)  # profiles and the leaderboard (paiute.server.ratings)
     app.add_middleware(BodyLimit, limit=settings.max_body, seconds=limits.body_seconds)
+    app.add_middleware(SessionRenewal)  # a renewed session's cookie, sent again with its new expiry
     # The guard goes around the whole stack, Starlette's error middleware included, so that it
     # runs before anything else and even a 500 carries the security headers.
     build = app.build_middleware_stack

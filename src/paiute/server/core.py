@@ -16,8 +16,10 @@ HTTP or WebSocket, bots, clocks, the next deal):
 
 The commit and the steps after it run to the end even if the request that started them is
 cancelled, so memory never lags the database. Bots, turn clocks and the pause between deals
-are one automation task per table that sleeps until the next thing is due (or the table
-changes) and then takes the same path, guarded by the version it planned for.
+are one automation task per table that sleeps until the next thing is due
+(:mod:`paiute.server.automation`, or the table changes) and then takes the same path, guarded
+by the version it planned for; so does the sweep that ends the tables nobody is at
+(:mod:`paiute.server.abandoned`).
 
 Every database call is bounded in time and runs in its lane of threads
 (:mod:`paiute.server.dbcalls`); when the database fails, the request is refused
@@ -37,12 +39,13 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import ParamSpec, TypeVar
 
 from paiute.errors import N_, PaiuteError
 from paiute.players import make_player
 from paiute.server import presence, views
+from paiute.server.abandoned import AbandonedTables
+from paiute.server.automation import Step, next_step
 from paiute.server.availability import describe, is_outage, service_message
 from paiute.server.db import NOTIFY_CHANNEL, DatabaseError, Locked, Store, StoredTable
 from paiute.server.dbcalls import DatabaseCalls
@@ -55,27 +58,15 @@ from paiute.server.table import LiveTable
 from paiute.server.tabledata import CLOCK_BOT, IN_MATCH, Draft, TableConfig, TableEvent, status_after
 from paiute.server.updates import Updates
 
-__all__ = ["PRESENCE_EVERY", "SWEEP_BATCH", "SWEEP_EVERY", "ServiceCore"]
+__all__ = ["PRESENCE_EVERY", "ServiceCore"]
 
 log = logging.getLogger("paiute.server")
 
 #: Seconds between two presence frames of one table (a burst of connections makes one).
 PRESENCE_EVERY = 0.2
-#: Seconds between two sweeps for abandoned tables (:meth:`ServiceCore.sweep`)...
-SWEEP_EVERY = 60.0
-#: ...and the most tables one sweep looks at (the next sweep carries on from there).
-SWEEP_BATCH = 100
 
 P = ParamSpec("P")
 R = TypeVar("R")
-
-
-@dataclass(frozen=True, slots=True)
-class _Step:
-    kind: str  # "next" (deal), "bot" (a bot's action or cut), "clock" (a timeout), "away"
-    seat: int | None
-    due: float
-    version: int
 
 
 class ServiceCore:
@@ -106,9 +97,8 @@ class ServiceCore:
         self._stop_hearing = store.availability.listen(self._database_changed)
         # This process among those sharing a PostgreSQL database (presence messages).
         self.process_id = secrets.token_hex(6)
-        # Where the last sweep for abandoned tables stopped: (updated, id) of its last table.
-        self._swept: tuple[float, str] | None = None
         self.ratings = RatingStore(store)  # rated matches are rated at their end (_rate)
+        self.abandoned = AbandonedTables(self)  # the sweep that ends the tables nobody is at
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -128,7 +118,7 @@ class ServiceCore:
             )
             self._listener.start()
             self._spawn(self._heartbeat())
-        self._spawn(self._sweeper())
+        self._spawn(self.abandoned.run())
         self._spawn(self._rate_pending())
 
     async def stop(self) -> int:
@@ -139,7 +129,7 @@ class ServiceCore:
         # Who is at the tables now is written down: after a restart, their tables are not
         # taken for abandoned.
         with contextlib.suppress(ServiceError):
-            await self._touch(self.clock())
+            await self.abandoned.touch(self.clock())
         if self._listener is not None:
             await self._listener.stop()
             # The other processes learn at once that this one's connections are gone.
@@ -406,37 +396,10 @@ class ServiceCore:
         else:
             rt.wake.set()
 
-    def _next_step(self, rt: Runtime) -> _Step | None:
-        """The next thing due at the table: the next deal, a bot's move (a bot's seat, or a
-        person's handed to the bot while someone is still at the table), a clock running out,
-        or a grace period ending."""
-        table = rt.table
-        settings = self.settings
-        version = table.version
-        steps: list[_Step] = []
-        # At a lesson table the bots and the match's end wait while the coach waits for its person.
-        waits = table.coach_waits()
-        if table.status == "deal_over" and not waits:
-            steps.append(_Step("next", None, table.changed + settings.deal_pause, version))
-        actor = table.actor()
-        if actor is not None and table.bot_plays(actor):
-            if (table.is_bot(actor) or not table.nobody_left()) and not waits:  # nobody there: it waits
-                steps.append(_Step("bot", actor, table.changed + settings.bot_delay, version))
-        elif actor is not None:
-            deadline = table.deadline()
-            if deadline is not None:
-                steps.append(_Step("clock", actor, deadline, version))
-        for seat, due in list(rt.away.items()):
-            if seat in table.autoplay or table.status not in IN_MATCH or rt.connected(seat):
-                del rt.away[seat]
-            else:
-                steps.append(_Step("away", seat, due, version))
-        return min(steps, key=lambda step: step.due) if steps else None
-
     async def _automate(self, rt: Runtime) -> None:
         failures = 0
         while not self._closing:
-            step = self._next_step(rt)
+            step = next_step(rt, self.settings)
             if step is None:
                 self._forget_if_closed(rt)
                 return
@@ -460,7 +423,7 @@ class ServiceCore:
             else:
                 failures = 0
 
-    async def _run_step(self, rt: Runtime, step: _Step) -> None:
+    async def _run_step(self, rt: Runtime, step: Step) -> None:
         table = rt.table
         seat = step.seat
         plan: Plan
@@ -626,91 +589,3 @@ class ServiceCore:
                 self._rate((await self.runtime(table_id)).table)
         except ServiceError as error:
             log.warning("the rated matches left unrated could not be read: %s", error.message)
-
-    # -- abandoned tables ------------------------------------------------------------------------
-
-    async def _sweeper(self) -> None:
-        """:meth:`sweep` on start, then every :data:`SWEEP_EVERY` seconds."""
-        while not self._closing:
-            try:
-                await self.sweep()
-            except ServiceError as error:
-                level = logging.DEBUG if error.code == "unavailable" else logging.WARNING
-                log.log(level, "the sweep for abandoned tables failed: %s", error.message)
-            except Exception:
-                log.exception("the sweep for abandoned tables failed")
-            await asyncio.sleep(SWEEP_EVERY)
-
-    async def sweep(self, batch: int = SWEEP_BATCH) -> list[str]:
-        """End the tables no person has been at for ``Settings.abandon_minutes``; their ids.
-
-        A person is at a table while a connection of their seat is open (to any process; a
-        spectator's does not count), and when their seat token makes a request or the table
-        gets an event. The database keeps the latest of those (the table's ``updated``), so
-        that a restart or another process knows it. A table ends as one whose every person
-        left (a ``closed`` event, with ``idle_minutes``). At most ``batch`` tables are looked
-        at; the next sweep carries on after the last of them.
-        """
-        minutes = self.settings.abandon_minutes
-        if minutes <= 0 or self._closing:
-            return []
-        now = self.clock()
-        await self._touch(now)
-        cutoff = now - 60.0 * minutes
-        idle = await self.calls.read(self.store.idle, cutoff, self._swept, batch)
-        self._swept = idle[-1] if len(idle) >= batch else None  # else: from the start next time
-        ended = []
-        for _, table_id in idle:
-            if await self._abandon(table_id, cutoff, minutes, now):
-                ended.append(table_id)
-        return ended
-
-    async def _touch(self, now: float) -> None:
-        """Write down when a person was last at each table this process holds (a seat
-        connected here is there now)."""
-        for rt in self.runtimes.values():
-            for seat in rt.local_seats():
-                rt.saw(seat, now)
-        due = {
-            table_id: rt.seen
-            for table_id, rt in self.runtimes.items()
-            if rt.seen > rt.touched and rt.table.status != "closed"
-        }
-        if not due:
-            return
-        await self._db(self.store.touch, due)
-        for table_id, seen in due.items():
-            held = self.runtimes.get(table_id)
-            if held is not None:
-                held.touched = max(held.touched, seen)
-
-    async def _abandon(self, table_id: str, cutoff: float, minutes: int, now: float) -> bool:
-        """End ``table_id`` if no person has been there since ``cutoff`` (checked again under
-        its lock, after the events of other processes: of two processes, one ends it)."""
-        try:
-            rt = await self.runtime(table_id, fresh=True)
-        except ServiceError:
-            return False  # a table that cannot be read back is logged where it is read
-        if self.store.shared and now - rt.loaded < presence.TTL:
-            return False  # the other processes' connections to it are not known yet
-
-        def quiet(table: LiveTable) -> bool:
-            last = max(table.changed, rt.seen)
-            return table.status != "closed" and last < cutoff and not rt.people_connected()
-
-        if not quiet(rt.table):
-            return False
-
-        def plan(table: LiveTable) -> list[Draft]:
-            if not quiet(table):
-                raise ServiceError("conflict", N_("the player is back"))
-            return table.plan_abandon(minutes)
-
-        try:
-            await self._commit(rt, plan, expected=rt.table.version)
-        except ServiceError as error:
-            if error.code != "conflict":
-                log.warning("table %s: ending it failed: %s", table_id, error.message)
-            return False
-        log.info("table %s: nobody has been there for %d minutes: it ends", table_id, minutes)
-        return True

@@ -61,6 +61,8 @@ from paiute.server.table import TableEvent
 __all__ = [
     "JSON_COLUMN",
     "NOTIFY_CHANNEL",
+    "POOL_OVERFLOW",
+    "POOL_SIZE",
     "Change",
     "DatabaseError",
     "DatabaseTimeouts",
@@ -91,7 +93,7 @@ tables_table = Table(
     Column("version", Integer, nullable=False),
     Column("created", Float, nullable=False),
     # The last event's time, or later: when a person was last known at the table (the
-    # abandoned-table sweep, paiute.server.core, writes that and reads it back).
+    # abandoned-table sweep, paiute.server.abandoned, writes that and reads it back).
     Column("updated", Float, nullable=False),
     Index("ix_paiute_tables_status", "status"),
 )
@@ -130,6 +132,10 @@ class DatabaseTimeouts:
     #: (:meth:`paiute.server.dbcalls.DatabaseCalls.lock`).
     lock: float = 3.0
 
+
+#: PostgreSQL's pool: the connections kept open, and how many more may be opened at busy times.
+POOL_SIZE = 10
+POOL_OVERFLOW = 20
 
 #: TCP keepalives of PostgreSQL connections: a server that vanished without closing them
 #: (a cut network) is noticed within about idle + interval * count seconds.
@@ -205,8 +211,8 @@ class Store:
             if self.shared:
                 self.engine: Engine = create_engine(
                     self.url,
-                    pool_size=10,
-                    max_overflow=20,
+                    pool_size=POOL_SIZE,
+                    max_overflow=POOL_OVERFLOW,
                     pool_pre_ping=True,
                     pool_timeout=timeouts.connect,
                     connect_args=_postgres_options(self.url, timeouts),

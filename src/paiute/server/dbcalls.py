@@ -14,7 +14,12 @@ never take the threads the other tables need:
   holds gives its thread back between slices, and such tables take their slices from half of
   the write lane only (:data:`STALLED_SHARE`), so however many tables are stalled, the others'
   changes find a thread within a slice. After the lock timeout in all, the change is refused
-  (``unavailable``) and nothing is stored.
+  (``unavailable``) and nothing is stored;
+* a table holding its row lock keeps its transaction's pooled connection until its commit,
+  which needs a write thread: at most :data:`LOCKED_TABLES` tables hold one at once, so that
+  the pool always has connections for the threads, and a thread never waits for a connection
+  that only a write thread could give back (many tables changing at once would otherwise
+  hold every connection while the write threads wait for one, until the pool's timeout).
 
 The database bounds each statement too (:class:`~paiute.server.db.DatabaseTimeouts`), so every
 thread comes back within seconds. A read that waited for a thread past the statement timeout
@@ -43,12 +48,13 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from paiute.errors import N_
 from paiute.server.availability import describe, is_lock_timeout, is_outage
-from paiute.server.db import DatabaseError, Locked, Store
+from paiute.server.db import POOL_OVERFLOW, POOL_SIZE, DatabaseError, Locked, Store
 from paiute.server.errors import ServiceError
 from paiute.server.table import TableEvent
 from paiute.server.writer import Writer
 
 __all__ = [
+    "LOCKED_TABLES",
     "LOCK_SLICE",
     "PROBE_CACHE",
     "PROBE_TIMEOUT",
@@ -73,6 +79,9 @@ WRITE_THREADS = 8
 STALLED_SHARE = WRITE_THREADS // 2
 #: Seconds one attempt at a row lock may wait before its thread is given back.
 LOCK_SLICE = 0.2
+#: Tables that may hold a row lock's transaction at once (PostgreSQL): the pool's connections
+#: less those the threads of the lanes and the probe may hold.
+LOCKED_TABLES = POOL_SIZE + POOL_OVERFLOW - READ_THREADS - WRITE_THREADS - 1
 #: Seconds a health probe may take, and how long its answer is reused.
 PROBE_TIMEOUT = 2.0
 PROBE_CACHE = 1.0
@@ -113,6 +122,7 @@ class DatabaseCalls:
         self._writes = ThreadPoolExecutor(WRITE_THREADS, thread_name_prefix="paiute-db-write")
         self._probes = ThreadPoolExecutor(1, thread_name_prefix="paiute-db-probe")
         self._stalled = asyncio.Semaphore(STALLED_SHARE)
+        self._locked = asyncio.Semaphore(LOCKED_TABLES)  # held from a row lock to its commit
         # SQLite: one writer thread commits the changes of several tables at once (group
         # commit); PostgreSQL commits each change in the transaction that holds its row lock.
         self.writer = None if store.shared else Writer(store)
@@ -147,13 +157,20 @@ class DatabaseCalls:
                 raise self._refusal(error, write=True) from None
             self.availability.succeeded(write=True)
             return
-        await self.write(self.store.append, table_id, events, status, locked)
+        try:
+            await self.write(self.store.append, table_id, events, status, locked)
+        finally:
+            if locked is not None:
+                self._locked.release()
 
     async def release(self, locked: Locked) -> None:
         """Roll back a row lock's transaction that wrote nothing (a failure only closes it)."""
         # The connection is closed whatever happens: the lock goes with it.
-        with contextlib.suppress(ServiceError):
-            await self.write(self.store.abort, locked)
+        try:
+            with contextlib.suppress(ServiceError):
+                await self.write(self.store.abort, locked)
+        finally:
+            self._locked.release()
 
     async def lock(self, table_id: str, version: int) -> Locked:
         """The table's row lock, with the events after ``version`` (PostgreSQL), waiting for
@@ -161,9 +178,7 @@ class DatabaseCalls:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeouts.lock
         pause = 0.02
-        locked = await self.write(
-            self.store.lock, table_id, version, wait=min(LOCK_SLICE, self.timeouts.lock)
-        )
+        locked = await self._try_lock(table_id, version, min(LOCK_SLICE, self.timeouts.lock), deadline)
         while locked is None:
             left = deadline - loop.time()
             if left <= 0:
@@ -183,9 +198,26 @@ class DatabaseCalls:
                 continue  # the deadline passed while the stalled tables' threads were busy
             try:
                 wait = min(LOCK_SLICE, max(0.001, deadline - loop.time()))
-                locked = await self.write(self.store.lock, table_id, version, wait=wait)
+                locked = await self._try_lock(table_id, version, wait, deadline)
             finally:
                 self._stalled.release()
+        return locked
+
+    async def _try_lock(self, table_id: str, version: int, wait: float, deadline: float) -> Locked | None:
+        """One attempt at the row lock, once fewer than :data:`LOCKED_TABLES` tables hold
+        theirs (None: not had by ``deadline``, or the row held past ``wait``)."""
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.wait_for(self._locked.acquire(), timeout=max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            return None
+        try:
+            locked = await self.write(self.store.lock, table_id, version, wait=wait)
+        except BaseException:
+            self._locked.release()
+            raise
+        if locked is None:
+            self._locked.release()
         return locked
 
     async def _run(self, lane: ThreadPoolExecutor, call: Callable[[], R], *, write: bool) -> R:

@@ -22,7 +22,6 @@ They live in memory (the addresses are never stored): a restart starts them agai
 
 from __future__ import annotations
 
-import hmac
 import ipaddress
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -36,7 +35,7 @@ from paiute.errors import N_
 from paiute.server.errors import ServiceError
 from paiute.server.limits import Limiter, Limits, send_error
 from paiute.server.service import hash_token
-from paiute.server.table import LiveTable
+from paiute.server.table import LiveTable, same_invite
 
 __all__ = ["Guard", "GuardMiddleware", "client_address", "may_see", "security_headers"]
 
@@ -235,7 +234,7 @@ def may_see(table: LiveTable, token: str | None, invite: str | None) -> None:
         return
     if token is not None and table.seat_of(hash_token(token)) is not None:
         return
-    if invite is not None and config.invite is not None and hmac.compare_digest(invite, config.invite):
+    if same_invite(invite, config.invite):
         return
     raise ServiceError(
         "forbidden", N_("this table is private: only its seats and its invitation link can see it")

@@ -5,6 +5,11 @@ key, whatever the rate); :class:`Limiter` names one limit ("so many a second, in
 so many"). A refused message changes nothing; the client is told ``rate_limited``,
 ``too_large`` or ``timeout``.
 
+These counts are each process's own. Behind nginx (docs/hosting.md) one client address always
+reaches one process, and nginx caps each address's requests itself; the log-ins per account
+name, which come from any address, are counted in the database instead
+(:mod:`paiute.server.logins`).
+
 >>> limiter = Limiter(rate=1, burst=2)
 >>> [limiter.take("a"), limiter.take("a"), limiter.take("a"), limiter.take("b")]
 [True, True, False, True]
@@ -16,6 +21,8 @@ import asyncio
 import itertools
 import json
 import math
+import threading
+import time
 from dataclasses import dataclass
 
 from limits import RateLimitItemPerSecond
@@ -33,6 +40,32 @@ __all__ = ["BodyLimit", "Limiter", "Limits", "send_error"]
 
 #: A rate at or above this is no limit at all (tests and load runs pass 1e9 or more).
 UNLIMITED = 1e8
+#: Seconds between two sweeps of the expired windows out of the limiters' store.
+EXPIRE_EVERY = 1.0
+
+
+class _Store(MemoryStorage):
+    """The ``limits`` library's store in memory, its expired windows swept by one thread that
+    lives as long as the process. The library's own sweeper is a timer thread started again
+    by the first hit after the last one ran (most hits, under load), and each thread start
+    holds up the event loop that counts the hits until the new thread is scheduled."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.timer.cancel()
+        # While this one is alive the library starts no other (it replaces only a dead timer).
+        self.timer = threading.Timer(EXPIRE_EVERY, self._sweep)
+        self.timer.name = "paiute-limits-expiry"
+        self.timer.daemon = True
+        self.timer.start()
+
+    def _sweep(self) -> None:
+        while True:
+            for key in list(self.expirations):
+                self.get(key)  # drops the key's count once its window has expired
+            time.sleep(EXPIRE_EVERY)
+
+
 # One store for every limiter of the process: it expires old windows in one thread.
 _STORAGE: MemoryStorage | None = None
 _NAMESPACES = itertools.count()
@@ -41,7 +74,7 @@ _NAMESPACES = itertools.count()
 def _storage() -> MemoryStorage:
     global _STORAGE
     if _STORAGE is None:
-        _STORAGE = MemoryStorage()
+        _STORAGE = _Store()
     return _STORAGE
 
 
@@ -64,7 +97,7 @@ class Limits:
     chat_rate: float = 1.0  # chat lines a second one seat may say...
     chat_burst: float = 5.0  # ...in bursts of up to this many
     logins_per_minute: int = 10  # log-ins and sign-ups one address may try a minute
-    logins_per_name: int = 5  # log-ins a minute into one account name, from any address
+    logins_per_name: int = 5  # wrong passwords a minute for one account name, from any address
     header_seconds: float = 10.0  # to send a request's headers, from connecting
     body_seconds: float = 10.0  # to send a request's body, once its headers are in
     keep_alive_seconds: int = 5  # an idle connection is closed after this

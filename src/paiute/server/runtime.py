@@ -44,7 +44,7 @@ class Settings:
     turn_seconds: int = 30  # the turn clock of a new table unless it sets its own...
     bank_seconds: int = 60  # ...and each seat's time bank
     #: A table where no person has been for this many minutes ends (0: never); see
-    #: :meth:`~paiute.server.core.ServiceCore.sweep` (``paiute serve --abandon-after``).
+    #: :meth:`~paiute.server.abandoned.AbandonedTables.sweep` (``paiute serve --abandon-after``).
     abandon_minutes: int = 30
     #: Tests only: deal from a generator with this seed instead of the secure source (R10.1).
     #: Anyone who knows it knows every hand (``paiute serve --insecure-deal-seed``, loopback only).

@@ -1,8 +1,9 @@
 """The values a server table is made of: its configuration, seats and events (and their drafts).
 
-:mod:`paiute.server.table` holds the table itself (its state, the replay of its events and the
-plans for new ones); these are the plain values it keeps and the small rules about them: the
-bots a table may seat, the chat's limits, a table's status after some events, names.
+:mod:`paiute.server.tablestate` (its state, the replay of its events) and
+:mod:`paiute.server.table` (the plans for new ones) hold the table itself; these are the plain
+values it keeps and the small rules about them: the bots a table may seat, the chat's limits,
+a table's status after some events, names.
 """
 
 from __future__ import annotations
@@ -180,7 +181,7 @@ def hint_policy(config: TableConfig, people: int) -> HintPolicy:
     hint is help the others do not get, so it is off unless the creator allowed it, and then
     the table is told of every ask. A rated match counts for every seat's rating: hints are
     off there, even for the last person left with bots. The one place that decides: the hint
-    endpoint and the View both ask it (:meth:`~paiute.server.table.LiveTable.hints_for`).
+    endpoint and the View both ask it (:meth:`~paiute.server.tablestate.TableState.hints_for`).
 
     >>> config = TableConfig("t", RuleSet(), 3, 100)
     >>> hint_policy(config, 1), hint_policy(config, 2).on
@@ -229,7 +230,7 @@ class TableEvent:
     """A stored event. ``data`` may be shown (through the views); ``secret`` never is.
 
     ``engine`` and ``deal`` are filled in memory by
-    :meth:`~paiute.server.table.LiveTable.apply`: the engine's record of an action (whose drawn
+    :meth:`~paiute.server.tablestate.TableState.apply`: the engine's record of an action (whose drawn
     card the views hide from other seats, R9) and the deal number.
     """
 

@@ -17,7 +17,8 @@ __all__ = ["full_screen_possible", "run_lesson", "run_watch"]
 
 
 def run_watch(file: str, tr: Translator | None = None, *, match: int | None = None) -> int:
-    """``paiute replay FILE --watch``: needs a terminal, Textual and a file (not standard input)."""
+    """``paiute replay FILE --watch``: needs a terminal, Textual and a file (not standard input);
+    ``match`` is the index, from 0, of the record in a file of JSON lines."""
     tr = tr or translator()
     if file == "-":
         raise PaiuteError(N_("--watch reads the record from a file, not from standard input"))

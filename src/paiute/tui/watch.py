@@ -139,12 +139,14 @@ class WatchApp(MinimumSize, App[int]):
         table = self.screen_stack[0].query_one(TableView)
         total = len(self.record.deals[deal_index].actions)
         view = tr.gettext(N_("spectator")) if self.seat is None else names[self.seat]
+        # Deals and moves counted from 1 as everywhere: "move 7/42" once the deal's seventh move
+        # is shown (move 0 before its first), the move a review note names.
         title = tr.gettext(
-            N_("Replay  deal {deal}/{deals}  action {action}/{actions}  view: {view}"),
+            N_("Replay  deal {deal}/{deals}  move {move}/{moves}  view: {view}"),
             deal=deal_index + 1,
             deals=len(self.record.deals),
-            action=count,
-            actions=total,
+            move=count,
+            moves=total,
             view=view,
         )
         table.set_title(title + (tr.gettext(N_("  [auto]")) if self.auto else ""))

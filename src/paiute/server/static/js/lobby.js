@@ -4,6 +4,7 @@ import { initAccountBar } from "./account.js";
 import { api, errorText, getSeatToken, recall, remember, setSeatToken } from "./api.js";
 import { startLesson } from "./learn.js";
 import { applyStrings, formatNumber, t } from "./strings.js";
+import { presetName, tableItem } from "./table_list.js";
 
 const MIN_SEATS = 2;
 const MAX_SEATS = 8; // R2.1: max_players is at most 8
@@ -23,11 +24,6 @@ function option(value, text, selected = false) {
   el.textContent = text;
   el.selected = selected;
   return el;
-}
-
-function presetName(name) {
-  const key = `lobby.create.preset.${name}`;
-  return t(key) === key ? name : t(key);
 }
 
 function levelName(name) {
@@ -274,21 +270,9 @@ async function joinTable(table) {
   }
 }
 
-function tableItem(table) {
-  const li = document.createElement("li");
-  li.className = `table-item status-${table.status}`;
-  li.dataset.tableId = table.id;
-  const head = document.createElement("div");
-  head.className = "table-item-head";
-  const title = document.createElement("h3");
-  title.textContent = table.name;
-  const status = document.createElement("span");
-  status.className = "pill";
-  status.textContent = t(`lobby.list.status.${table.status}`);
-  head.append(title, status);
-
+function openTableItem(table) {
   const taken = table.players.filter((p) => p.taken || p.bot).length;
-  const facts = [
+  const li = tableItem(table, table.name, [
     t("lobby.list.players", { taken, seats: table.seats }),
     presetName(table.preset),
     table.stake === null || table.stake === undefined ? null : t("lobby.list.stake", { stake: table.stake }),
@@ -296,16 +280,7 @@ function tableItem(table) {
     table.deals ? t("lobby.list.deals", { count: table.deals }) : null,
     table.hints ? t("lobby.list.hints") : null,
     table.rated ? t("lobby.list.rated") : null,
-  ].filter(Boolean);
-  const info = document.createElement("p");
-  info.className = "muted";
-  info.textContent = facts.join(" · ");
-  const names = document.createElement("p");
-  names.className = "names";
-  names.textContent = table.players
-    .filter((p) => p.taken || p.bot)
-    .map((p) => p.name)
-    .join(", ");
+  ]);
 
   const actions = document.createElement("div");
   actions.className = "actions";
@@ -329,7 +304,7 @@ function tableItem(table) {
   watch.href = `/t/${encodeURIComponent(table.id)}?watch=1`;
   watch.textContent = t("lobby.list.watch", { table: table.name });
   actions.append(watch);
-  li.append(head, info, names, actions);
+  li.append(actions);
   return li;
 }
 
@@ -361,7 +336,7 @@ async function refreshTables() {
       empty.textContent = t(filtered ? "lobby.list.none_match" : "lobby.list.empty");
       list.replaceChildren(empty);
     } else {
-      list.replaceChildren(...tables.map(tableItem));
+      list.replaceChildren(...tables.map(openTableItem));
     }
     $("page-info").textContent = t("lobby.page", { page: listing.page, pages: listing.pages });
     $("page-prev").disabled = listing.page <= 1;

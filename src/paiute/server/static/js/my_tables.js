@@ -4,15 +4,20 @@
 
 import { currentAccount } from "./account.js";
 import { api, errorText, getSeatToken, newId, setSeatToken } from "./api.js";
+import { lessonTitle } from "./lesson.js";
 import { applyStrings, formatNumber, t } from "./strings.js";
+import { presetName, tableItem } from "./table_list.js";
 
 const $ = (id) => document.getElementById(id);
 const PER_PAGE = 10;
 const listing = { page: 1, pages: 1 };
 
-function presetName(name) {
-  const key = `lobby.create.preset.${name}`;
-  return t(key) === key ? name : t(key);
+/**
+ * A table's name as this page shows it: a lesson table's in the page's language (the name
+ * stored with it is the server's English one), any other as its host named it.
+ */
+function tableName(table) {
+  return lessonTitle({ table }) ?? table.name;
 }
 
 function showError(error) {
@@ -62,7 +67,7 @@ async function leave(entry) {
     await api(`/api/tables/${encodeURIComponent(id)}/leave`, { method: "POST", token, body: { id: newId() } });
     // Before the start the seat is free again, and its token holds nothing.
     if (entry.table.status === "waiting") setSeatToken(id, null);
-    $("mine-status").textContent = t("mine.left", { table: entry.table.name });
+    $("mine-status").textContent = t("mine.left", { table: tableName(entry.table) });
     await refresh();
   } catch (error) {
     showError(error);
@@ -84,34 +89,13 @@ function button(text, className, action) {
 
 function entryItem(entry) {
   const table = entry.table;
+  const name = tableName(table);
   const id = encodeURIComponent(table.id);
-  const li = document.createElement("li");
-  li.className = `table-item status-${table.status}`;
-  li.dataset.tableId = table.id;
-  const head = document.createElement("div");
-  head.className = "table-item-head";
-  const title = document.createElement("h3");
-  title.textContent = table.name;
-  const status = document.createElement("span");
-  status.className = "pill";
-  status.textContent = t(`lobby.list.status.${table.status}`);
-  head.append(title, status);
-
-  const facts = [
+  const li = tableItem(table, name, [
     t("mine.seat", { seat: entry.seat + 1 }),
     presetName(table.preset),
     table.deals ? t("lobby.list.deals", { count: table.deals }) : null,
-  ].filter(Boolean);
-  const info = document.createElement("p");
-  info.className = "muted";
-  info.textContent = facts.join(" · ");
-  const names = document.createElement("p");
-  names.className = "names";
-  names.textContent = table.players
-    .filter((p) => p.taken || p.bot)
-    .map((p) => p.name)
-    .join(", ");
-  li.append(head, info, names);
+  ]);
   const result = entry.result;
   if (result) {
     const line = document.createElement("p");
@@ -130,14 +114,14 @@ function entryItem(entry) {
   actions.className = "actions";
   const live = table.status !== "closed";
   actions.append(
-    button(t(live ? "mine.resume" : "mine.open", { table: table.name }), "button primary", () =>
+    button(t(live ? "mine.resume" : "mine.open", { table: name }), "button primary", () =>
       open(entry, `/t/${id}`),
     ),
   );
   if (table.deals) {
-    actions.append(button(t("mine.replay", { table: table.name }), "button", () => open(entry, `/t/${id}/replay`)));
+    actions.append(button(t("mine.replay", { table: name }), "button", () => open(entry, `/t/${id}/replay`)));
   }
-  if (live) actions.append(button(t("mine.leave", { table: table.name }), "button ghost", () => leave(entry)));
+  if (live) actions.append(button(t("mine.leave", { table: name }), "button ghost", () => leave(entry)));
   li.append(actions);
   return li;
 }

@@ -1,0 +1,11 @@
+"""Training agents through the compiled vector environment (the ``train`` extra).
+
+* :mod:`paiute.training.dmc` — deep Monte Carlo (DouZero-style): a Q-network over the shared
+  encoding, trained on the chips each deal pays, by actors in this process or on Ray.
+* :mod:`paiute.training.ppo` — MaskablePPO (sb3-contrib) through the same environment.
+* :mod:`paiute.training.agent` — a trained network as a :class:`~paiute.players.Player`, so it
+  meets the bots in ``paiute tournament`` by its dotted path.
+* :mod:`paiute.training.report` — learning curves and the final duplicate tournament.
+
+``paiute train dmc`` and ``paiute train ppo`` run them (docs/baselines.md).
+"""
