@@ -270,9 +270,8 @@ def _outs(tables: Any, g: Any, work: Any, key: int, bits: int, horizon: int, pai
     if horizon > 1 and later_hits:
         p_now = now_hits / unseen
         p_later = later_hits / unseen
-        # math.pow is the C library's pow, as Python's float ** int (x ** 1 is x)
-        miss = 1.0 - p_later if horizon == 2 else math.pow(1.0 - p_later, horizon - 1)
-        score += (1.0 - p_now) * (1.0 - miss) * later_sum / later_hits
+        # math.pow is the C library's pow, as Python's float ** int
+        score += (1.0 - p_now) * (1.0 - math.pow(1.0 - p_later, horizon - 1)) * later_sum / later_hits
     return score
 
 

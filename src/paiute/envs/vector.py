@@ -432,7 +432,7 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
         if self.autoreset_mode is AutoresetMode.SAME_STEP and ended.size:
             # The ended deals' last observation and info go to final_obs and final_info; their
             # tables are dealt again at once.
-            final_obs = np.full(n, None, dtype=object)
+            final_obs = np.empty(n, dtype=object)  # Nones
             for row in ended.tolist():
                 final_obs[row] = observations[row]
             final_info = self._step_info(masks, ended)
@@ -678,7 +678,7 @@ def _put(info: dict[str, Any], key: str, rows: npt.NDArray[np.int64], values: Se
         first = values[0]
         kind = type(first)
         n = info["_action_mask"].size
-        array = np.zeros(n, dtype=kind) if kind in (int, float, bool) else np.full(n, None, dtype=object)
+        array = np.zeros(n, dtype=kind) if kind in (int, float, bool) else np.empty(n, dtype=object)  # Nones
         info[key], info[f"_{key}"] = array, np.zeros(n, dtype=bool)
     if array.dtype == object:
         for row, value in zip(rows.tolist(), values, strict=True):
