@@ -31,6 +31,7 @@ from paiute.actions import NUM_ACTIONS
 from paiute.envs import GYMNASIUM_ID
 from paiute.envs import vector as vector_module
 from paiute.envs.vector import PaiuteVectorEnv
+from paiute.envs.vector_tables import TableGenerator, entry_points
 from paiute.errors import IllegalActionError, PaiuteError
 
 
@@ -260,6 +261,24 @@ def test_r4_2_an_illegal_action_with_illegal_raise_names_the_env_and_the_rule() 
     assert np.array_equal(after, expected)
 
 
+def test_r4_2_the_masks_given_out_are_the_callers_and_never_make_an_action_legal() -> None:
+    """The env checks an action against the masks it gave; a caller writing to its copy in
+    ``info`` changes nothing of what the rules allow."""
+    envs, twin = make(3, illegal="raise"), make(3)
+    _, info = envs.reset(seed=4)
+    twin.reset(seed=4)
+    legal = info["action_mask"].argmax(axis=1)
+    info["action_mask"][:] = 1  # every action "legal"...
+    actions = legal.copy()
+    actions[1] = 2 + 51  # ...but a discard before drawing still breaks R4.2
+    with pytest.raises(IllegalActionError, match=r"^R4\.2 env 1, seat 0"):
+        envs.step(actions)
+    info["action_mask"][:] = 0  # and no action "legal": the rules' own still are
+    after, *_ = envs.step(legal)
+    expected, *_ = twin.step(legal)
+    assert np.array_equal(after, expected)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "said"),
     [
@@ -374,7 +393,24 @@ def test_a_table_generator_draws_what_numpy_integers_draws(seed: int) -> None:
     entry points: the very numbers of ``np_random.integers``, the 32-bit halves it keeps
     between draws included."""
     numpy_generator = np.random.default_rng(seed)
-    ours = vector_module._TableGenerator(np.random.default_rng(seed))
+    ours = TableGenerator(np.random.default_rng(seed))
     bounds = [1, 2, 3, 4, 5, 6, 7, 8, 2**31, 2**32 - 1, 2**32 + 1, 3**30, 2**63]
     order = np.random.default_rng(seed + 1).choice(bounds, size=400)
     assert [ours.integers(int(n)) for n in order] == [int(numpy_generator.integers(int(n))) for n in order]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 7, 8])
+def test_r2_3_compiled_draws_of_fresh_deals_are_numpys(players: int) -> None:
+    """A step's fresh deals draw each table's dealer (R2.3) and chance seed (R10.1) in
+    compiled code, through the generators' states: ``integers(players)`` then
+    ``integers(2**63)``, deal after deal, as ``np_random`` draws them."""
+    seeds = range(40)
+    ours = [TableGenerator(np.random.default_rng(seed)) for seed in seeds]
+    numpy_generators = [np.random.default_rng(seed) for seed in seeds]
+    addresses = np.array([generator.address for generator in ours], dtype=np.uint64)
+    for _ in range(3):
+        dealers = np.empty(len(ours), dtype=np.int64)
+        chance = np.empty(len(ours), dtype=np.int64)
+        vector_module.kernels.draw_fresh_deals(*entry_points(), addresses, players, dealers, chance)
+        expected = [(int(g.integers(players)), int(g.integers(2**63))) for g in numpy_generators]
+        assert list(zip(dealers.tolist(), chance.tolist(), strict=True)) == expected

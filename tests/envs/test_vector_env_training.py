@@ -1,5 +1,5 @@
 """Learners train through the compiled vector env unchanged: sb3-contrib's ``MaskablePPO``
-(through :func:`paiute.envs.vector.sb3_vec_env`) and a CleanRL-style masked PPO loop in
+(through :func:`paiute.envs.sb3.sb3_vec_env`) and a CleanRL-style masked PPO loop in
 PyTorch, a few hundred steps each. Neither may ever send an illegal action
 (``illegal="raise"``)."""
 
@@ -16,7 +16,7 @@ pytest.importorskip("numba")
 
 import paiute.envs.gymnasium  # noqa: F401 - registers paiute/Paiute-v0
 from paiute.envs import GYMNASIUM_ID
-from paiute.envs.vector import sb3_vec_env
+from paiute.envs.sb3 import sb3_vec_env
 from paiute.errors import PaiuteError
 
 

@@ -14,7 +14,8 @@ np = pytest.importorskip("numpy")
 
 from paiute.cli.main import main  # noqa: E402
 from paiute.training.agent import load, read_mlp  # noqa: E402
-from paiute.training.dmc import Batch, Settings, train  # noqa: E402
+from paiute.training.dmc import Batch, train  # noqa: E402
+from paiute.training.dmc_settings import Settings  # noqa: E402
 
 SMALL = Settings(
     seed=5,
@@ -264,7 +265,7 @@ def test_the_results_name_the_command_that_makes_the_run_from_nothing(tmp_path: 
     import shlex
 
     from paiute.cli.main import build_parser
-    from paiute.training.dmc import settings_from
+    from paiute.training.dmc_settings import settings_from
 
     settings = Settings(
         **{

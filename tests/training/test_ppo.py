@@ -23,7 +23,7 @@ import gymnasium as gym  # noqa: E402
 import paiute.envs.gymnasium  # noqa: E402, F401 - registers paiute/Paiute-v0
 from paiute.cli.main import build_parser  # noqa: E402
 from paiute.errors import PaiuteError  # noqa: E402
-from paiute.training import ppo  # noqa: E402
+from paiute.training import ppo, ppo_command  # noqa: E402
 from paiute.training.agent import MLP  # noqa: E402
 
 TIMING = ("seconds", "cpu_seconds")
@@ -36,7 +36,7 @@ def arguments(*words: str) -> argparse.Namespace:
 
 def train(out: Path, *words: str) -> dict[str, Any]:
     """A --quick run into ``out``; its results.json."""
-    assert ppo.run(arguments("--quick", "--out", str(out), *words)) == 0
+    assert ppo_command.run(arguments("--quick", "--out", str(out), *words)) == 0
     results: dict[str, Any] = json.loads((out / "results.json").read_text(encoding="utf-8"))
     return results
 
@@ -64,7 +64,7 @@ def assert_same_network(out: Path, other: Path) -> None:
 def refusal(*words: str) -> str:
     """The one line a bad run is refused with."""
     with pytest.raises(PaiuteError) as caught:
-        ppo.run(arguments(*words))
+        ppo_command.run(arguments(*words))
     message = str(caught.value)
     assert "\n" not in message
     return message

@@ -1,7 +1,8 @@
 """``paiute train``: the baselines, trained through the compiled vector env (the ``train`` extra).
 
 The options are declared here, without importing the training code, so that ``paiute --help``
-runs on a bare install; :mod:`paiute.training.dmc` and :mod:`paiute.training.ppo` run them.
+runs on a bare install; :mod:`paiute.training.dmc_command` and
+:mod:`paiute.training.ppo_command` run them.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from paiute.cli.common import args_translator
 from paiute.errors import N_, PaiuteError
 from paiute.i18n import Translator, translator
 from paiute.training.dmc_settings import Settings
-from paiute.training.ppo import FULL as PPO
+from paiute.training.ppo_settings import FULL as PPO
 
 #: The defaults of ``paiute train dmc``.
 DMC = Settings()
@@ -248,13 +249,13 @@ def _add_run_options(
 
 def _run_dmc(args: argparse.Namespace) -> int:
     _require_train_extra()
-    from paiute.training import dmc
+    from paiute.training import dmc_command
 
-    return dmc.run(args, args_translator(args))
+    return dmc_command.run(args, args_translator(args))
 
 
 def _run_ppo(args: argparse.Namespace) -> int:
     _require_train_extra()
-    from paiute.training import ppo
+    from paiute.training import ppo_command
 
-    return ppo.run(args)
+    return ppo_command.run(args)

@@ -60,15 +60,14 @@ table, not a Python round trip per bot decision.
 * Not here: ``render_mode`` and ``observation_object`` (both need the engine's
   :class:`~paiute.observation.Observation`): ``vectorization_mode="sync"`` has them.
 
-:func:`sb3_vec_env` wraps the environment for Stable-Baselines3 (``MaskablePPO``).
+:func:`paiute.envs.sb3.sb3_vec_env` wraps the environment for Stable-Baselines3
+(``MaskablePPO``).
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
@@ -87,108 +86,22 @@ from paiute.compiled.playout import policy_tables
 from paiute.envs import vector_kernels as kernels
 from paiute.envs.batch_sim import int8_scales, observation_layout, refusal
 from paiute.envs.encoding import Float32Array, Int8Array, ObservationEncoder, rules_for_seats
-from paiute.envs.table import END_CUT, END_DEAD, END_ILLEGAL, END_OVER, END_RULES
+from paiute.envs.vector_infos import put, put_deal_ends, step_info
+from paiute.envs.vector_tables import (
+    BoolArray,
+    OpponentPolicy,
+    Seat,
+    TableGenerator,
+    entry_points,
+    parse_opponent,
+)
 from paiute.errors import IllegalActionError, PaiuteError
-from paiute.players.levels import level_spec
-from paiute.players.registry import parse_spec
 from paiute.rules import DEFAULT_MAX_TURNS, MAX_SEATS
 
-__all__ = ["OpponentPolicy", "PaiuteVectorEnv", "sb3_vec_env"]
+__all__ = ["OpponentPolicy", "PaiuteVectorEnv"]
 
-BoolArray = npt.NDArray[np.bool_]
-#: A policy at the other seats: ``policy(observations, masks) -> actions`` (see the module).
-OpponentPolicy = Callable[[Float32Array, BoolArray], npt.ArrayLike]
-
-_END_NAMES = {
-    kernels.END_OVER: END_OVER,
-    kernels.END_DEAD: END_DEAD,
-    kernels.END_CUT: END_CUT,
-    kernels.END_ILLEGAL: END_ILLEGAL,
-}
-_KINDS = {"random": kernels.RANDOM, "greedy": kernels.GREEDY, "playout": kernels.PLAYOUT}
-_OPTIONS = {"random": ("seed",), "greedy": ("aggression", "horizon", "seed"), "playout": ("seed",)}
 _SCRATCH = 40  # the kernels' legal-action, live-count and held-card room
 _SEED_BOUND = 2**63  # SeededChance(int(np_random.integers(2**63))), as EnvTable deals
-_MASK64 = (1 << 64) - 1
-# The seats of each winners bit mask (R7.3), lowest first.
-_WINNERS = tuple(
-    tuple(seat for seat in range(MAX_SEATS) if mask >> seat & 1) for mask in range(1 << MAX_SEATS)
-)
-
-
-class _TableGenerator:
-    """A table's own generator (its ``np_random``), drawing ``integers(n)`` through its bit
-    generator's C entry points (its ``ctypes`` interface): the very numbers
-    ``Generator.integers`` draws (NumPy's Lemire rejection, on 32-bit words below ``2**32``,
-    on 64-bit words above), without the cost of that call, which a deal pays a few times."""
-
-    __slots__ = ("_next32", "_next64", "_state", "generator")
-
-    def __init__(self, generator: np.random.Generator) -> None:
-        self.generator = generator  # kept alive: the entry points use its bit generator's state
-        entry = generator.bit_generator.ctypes
-        self._next32: Callable[[Any], int] = entry.next_uint32
-        self._next64: Callable[[Any], int] = entry.next_uint64
-        self._state = entry.state
-
-    def integers(self, n: int) -> int:
-        """``generator.integers(n)`` for ``1 <= n < 2**32`` or ``2**32 < n <= 2**63``."""
-        if n == 1:
-            return 0
-        if n < 1 << 32:
-            m = self._next32(self._state) * n
-            if m & 0xFFFFFFFF < n:
-                threshold = ((1 << 32) - n) % n
-                while m & 0xFFFFFFFF < threshold:
-                    m = self._next32(self._state) * n
-            return m >> 32
-        m = self._next64(self._state) * n
-        if m & _MASK64 < n:
-            threshold = ((1 << 64) - n) % n
-            while m & _MASK64 < threshold:
-                m = self._next64(self._state) * n
-        return m >> 64
-
-
-@dataclass(frozen=True)
-class _Seat:
-    """Who sits at one of the other seats."""
-
-    kind: int
-    seed: int | None = None  # a seed the spec gives (else the table's generator draws one)
-    aggression: float = 0.5
-    horizon: int = 3
-    policy: OpponentPolicy | None = None
-
-
-def _parse_opponent(spec: str | OpponentPolicy) -> _Seat:
-    """One opponent: a compiled bot's spec or a policy (see the module)."""
-    if callable(spec):
-        return _Seat(kernels.CALLER, policy=spec)
-    if not isinstance(spec, str):
-        raise PaiuteError(f"opponent {spec!r}: expected a player spec or a policy(observations, masks)")
-    name, raw = parse_spec(spec)
-    level = level_spec(name)
-    if level is not None:
-        name, own = parse_spec(level)
-        raw = {**own, **raw}
-    if name not in _KINDS:
-        raise PaiuteError(
-            f"opponent {spec!r}: the vector env seats random, greedy, playout or a "
-            "policy(observations, masks); use vectorization_mode='sync' for other bots"
-        )
-    values: dict[str, Any] = {}
-    for key, text in raw.items():
-        if key not in _OPTIONS[name]:
-            raise PaiuteError(f"opponent {spec!r}: {name} has no option {key!r} here")
-        try:
-            values[key] = float(text) if key == "aggression" else int(text)
-        except ValueError:
-            raise PaiuteError(f"opponent {spec!r}: {key}={text!r} is not a number") from None
-    seat = _Seat(_KINDS[name], **values)
-    if not 0.0 <= seat.aggression <= 1.0 or seat.horizon < 2:
-        raise PaiuteError(f"opponent {spec!r}: aggression must lie in 0..1 and horizon be at least 2")
-    return seat
 
 
 class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.int64], np.ndarray[Any, Any]]):
@@ -241,10 +154,10 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
         )
         if len(specs) != players - 1:
             raise PaiuteError(f"{len(specs)} opponent specs for {players - 1} other seats")
-        seats: list[_Seat | None] = []
+        seats: list[Seat | None] = []
         others = iter(specs)
         for place in range(players):
-            seats.append(None if place == seat else _parse_opponent(next(others)))
+            seats.append(None if place == seat else parse_opponent(next(others)))
         greedy = {(s.aggression, s.horizon) for s in seats if s is not None and s.kind == kernels.GREEDY}
         if len(greedy) > 1:
             raise PaiuteError("the vector env's greedy opponents must share one aggression and horizon")
@@ -286,6 +199,7 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
         self._params = np.tile(core.rule_params(self.rules, players, max_turns=max_turns), (num_envs, 1))
         self._layout = observation_layout(self.encoder)
         self._scales = int8_scales(self.encoder)
+        self._view = (self._layout, self._scales, self.encoder.chip_scale)
         self._batch = core.new_batch(num_envs, 0, 0)
         self._tables = kernels.new_tables(num_envs)
         self._work = np.zeros(GREEDY_WORK, dtype=np.int64)
@@ -293,8 +207,10 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
         self._all = np.arange(num_envs, dtype=np.int64)
         self._learner = np.full(num_envs, seat, dtype=np.int64)
         # Each table's generator (its np_random) and match, as PaiuteEnv keeps them.
-        self._rngs: list[_TableGenerator | None] = [None] * num_envs
+        self._rngs: list[TableGenerator | None] = [None] * num_envs
+        self._addresses = np.zeros(num_envs, dtype=np.uint64)  # each generator's state
         self._started = [False] * num_envs
+        self._unstarted = num_envs
         self._next_dealer = [0] * num_envs
         self._penalty = np.zeros(num_envs, dtype=np.float64)
         self._dealt = False
@@ -331,24 +247,46 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
                 raise PaiuteError(f"options['reset_mask'] must be a bool array of shape ({n},) with a True")
             rows = np.flatnonzero(mask).astype(np.int64)
         self._deal(rows, [seeds[i] for i in rows], options.get("dealer"))
-        self._run(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool))
-        observations, masks = self._observe()
-        info = self._step_info(masks, rows)
+        observations, masks, _ = self._run(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool))
+        info = step_info(self._batch, masks, rows)
         # A deal that max_turns cut before the learner's first turn has ended already.
         ended = np.zeros(n, dtype=bool)
         ended[rows] = self._tables.end[rows] != 0
         self._add_end_infos(info, np.flatnonzero(ended), {})
         return observations, info
 
-    def _deal(self, rows: npt.NDArray[np.int64], seeds: Sequence[int | None], dealer: Any) -> None:
+    def _deal(self, rows: npt.NDArray[np.int64], seeds: Sequence[int | None] | None, dealer: Any) -> None:
         """Start a deal at each of ``rows`` as ``PaiuteEnv.reset`` does, drawing from each
-        table's generator in its order: a new match where seeded (the first dealer, then a
-        seed per bot), the dealer of a fresh table (R2.3), then the deal's chance (R10.1)."""
+        table's generator in its order: a new match where seeded (``seeds``, one a row, or
+        none; the first dealer, then a seed per bot), the dealer of a fresh table (R2.3), then
+        the deal's chance (R10.1)."""
         players = self.players
         if dealer is not None and not (
             isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer < players
         ):
             raise PaiuteError(f"R2.2 dealer seat {dealer!r} is not one of the {players} seats")
+        fresh = not self.carry_match
+        if seeds is None and dealer is None and fresh and not self._unstarted:
+            # A step's deals: started tables, each deal a fresh table, drawn in compiled code.
+            dealers = np.empty(rows.size, dtype=np.int64)
+            chance = np.empty(rows.size, dtype=np.int64)
+            kernels.draw_fresh_deals(*entry_points(), self._addresses[rows], players, dealers, chance)
+        else:
+            dealers, chance = self._draw_deals(rows, [None] * rows.size if seeds is None else seeds, dealer)
+        t = self._tables
+        if fresh:
+            t.balance[rows] = 0
+            t.carried[rows] = 0
+        kernels.deal_tables(self._batch, t, self._params, rows, dealers, chance)
+        self._penalty[rows] = 0.0
+        self._dealt = True
+
+    def _draw_deals(
+        self, rows: npt.NDArray[np.int64], seeds: Sequence[int | None], dealer: int | None
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """What :meth:`_deal` draws, table by table: each one's dealer and chance seed, after
+        starting a new match where it is seeded or has none yet (seeding its bots)."""
+        players = self.players
         t = self._tables
         dealers: list[int] = []
         chance: list[int] = []
@@ -361,7 +299,8 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
         for row, seed in zip(rows.tolist(), seeds, strict=True):
             rng = rngs[row]
             if seed is not None or rng is None:
-                rng = rngs[row] = _TableGenerator(seeding.np_random(seed)[0])
+                rng = rngs[row] = TableGenerator(seeding.np_random(seed)[0])
+                self._addresses[row] = rng.address
             if seed is not None or not started[row]:
                 t.balance[row] = 0
                 t.carried[row] = 0
@@ -372,28 +311,18 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
                     drawn = rng.integers(2**31)
                     bot_rows.append(row * MAX_SEATS + place)
                     bot_seeds.append(drawn if who.seed is None else who.seed)
-                started[row] = True
+                if not started[row]:
+                    self._unstarted -= 1
+                    started[row] = True
             if fresh:  # one deal, one match: a fresh table
                 next_dealer[row] = rng.integers(players)
             if dealer is not None:
                 next_dealer[row] = dealer
             dealers.append(next_dealer[row])
             chance.append(rng.integers(_SEED_BOUND))
-        if fresh:
-            t.balance[rows] = 0
-            t.carried[rows] = 0
         if bot_rows:
             kernels.seed_bots(t, np.array(bot_rows, dtype=np.int64), np.array(bot_seeds, dtype=np.int64))
-        kernels.deal_tables(
-            self._batch,
-            t,
-            self._params,
-            rows,
-            np.array(dealers, dtype=np.int64),
-            np.array(chance, dtype=np.int64),
-        )
-        self._penalty[rows] = 0.0
-        self._dealt = True
+        return np.array(dealers, dtype=np.int64), np.array(chance, dtype=np.int64)
 
     def step(
         self, actions: npt.ArrayLike
@@ -415,8 +344,8 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
                 raise PaiuteError(
                     f"env {int(rows[0])}'s deal has ended: reset it first (options={{'reset_mask': ...}})"
                 )
-            self._deal(rows, [None] * rows.size, None)  # NEXT_STEP: this step deals anew
-        replaced = self._run(ids, ~resetting)
+            self._deal(rows, None, None)  # NEXT_STEP: this step deals anew
+        observations, masks, replaced = self._run(ids, ~resetting)
         end = self._tables.end
         done = end != 0
         rewards = np.zeros(n, dtype=np.float64)
@@ -427,7 +356,6 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
             rewards[row] += self.illegal_reward
         truncated = end == kernels.END_CUT
         terminated = done & ~truncated
-        observations, masks = self._observe()
         ended = np.flatnonzero(done)
         if self.autoreset_mode is AutoresetMode.SAME_STEP and ended.size:
             # The ended deals' last observation and info go to final_obs and final_info; their
@@ -435,25 +363,34 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
             final_obs = np.empty(n, dtype=object)  # Nones
             for row in ended.tolist():
                 final_obs[row] = observations[row]
-            final_info = self._step_info(masks, ended)
+            final_info = step_info(self._batch, masks, ended)
             self._add_end_infos(final_info, ended, replaced, skip=~done)
-            self._deal(ended, [None] * ended.size, None)
-            self._run(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool))
-            observations, masks = self._observe()
-            info = self._step_info(masks, self._all)
+            self._deal(ended, None, None)
+            observations, masks, _ = self._run(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool))
+            info = step_info(self._batch, masks, self._all)
             self._add_end_infos(info, np.zeros(0, dtype=np.int64), replaced, skip=done)
             info["final_obs"], info["_final_obs"] = final_obs, done
             info["final_info"], info["_final_info"] = final_info, done.copy()
         else:
-            info = self._step_info(masks, self._all)
+            info = step_info(self._batch, masks, self._all)
             self._add_end_infos(info, ended, replaced)
         return observations, rewards, terminated, truncated, info
 
     # -- the kernels -------------------------------------------------------------------------
 
     def _play(
-        self, ids: npt.NDArray[np.int64], acting: BoolArray, abandon: bool, reasons: npt.NDArray[np.int64]
+        self,
+        ids: npt.NDArray[np.int64],
+        acting: BoolArray,
+        legal_masks: Int8Array,
+        abandon: bool,
+        reasons: npt.NDArray[np.int64],
+        observations: Float32Array,
+        masks: Int8Array,
     ) -> int:
+        """``kernels.play``: ``ids`` checked against ``legal_masks`` (the masks last given for
+        the seats to act), writing the learner's observation and mask of every table it leaves
+        with the learner to act or the deal ended."""
         return int(
             kernels.play(
                 self._batch,
@@ -465,21 +402,34 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
                 self._kinds,
                 ids,
                 acting,
+                legal_masks,
                 abandon,
                 reasons,
                 self._work,
                 self._scratch,
+                self._view,
+                self.seat,
+                observations,
+                masks,
             )
         )
 
-    def _run(self, ids: npt.NDArray[np.int64], acting: BoolArray) -> dict[int, dict[str, Any]]:
+    def _run(
+        self, ids: npt.NDArray[np.int64], acting: BoolArray
+    ) -> tuple[Float32Array, Int8Array, dict[int, dict[str, Any]]]:
         """Apply the learner's actions where ``acting``, then play every bot until the learner
-        is to act again (asking the policies at their seats); returns the ``info`` of each
-        table whose action was replaced (``illegal="replace"``)."""
-        reasons = np.zeros(self.num_envs, dtype=np.int64)
+        is to act again (asking the policies at their seats); returns every table's
+        observation and mask as :meth:`_observe` gives them for the learner, and the ``info``
+        of each table whose action was replaced (``illegal="replace"``)."""
+        n = self.num_envs
+        observations = np.empty((n, self.encoder.size), dtype=np.float32)
+        masks = np.empty((n, NUM_ACTIONS), dtype=np.int8)
+        reasons = np.zeros(n, dtype=np.int64)
         replaced: dict[int, dict[str, Any]] = {}
         abandon = self.illegal == "terminate"
-        while (waiting := self._play(ids, acting, abandon, reasons)) < 0:
+        while (
+            waiting := self._play(ids, acting, self._last_masks, abandon, reasons, observations, masks)
+        ) < 0:
             refused = np.flatnonzero(reasons)
             if self.illegal == "raise":
                 row = int(refused[0])
@@ -510,12 +460,13 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
             for row in np.flatnonzero(reasons).tolist():
                 self._abandoned[row] = (int(reasons[row]), int(ids[row]))
         while waiting > 0:
-            waiting = self._ask_policies()
-        return replaced
+            waiting = self._ask_policies(observations, masks)
+        self._last_masks = masks.copy()  # kept from the caller, who may write to info's masks
+        return observations, masks, replaced
 
-    def _ask_policies(self) -> int:
+    def _ask_policies(self, learner_observations: Float32Array, learner_masks: Int8Array) -> int:
         """Every table where a policy's seat is to act: ask each policy once for all of its
-        tables, then play on (see the module)."""
+        tables, then play on (see the module), as :meth:`_play` does."""
         t = self._tables
         waiting = t.waiting >= 0
         rows = np.flatnonzero(waiting)
@@ -536,8 +487,12 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
             chosen_actions[chosen] = answer
         actions = np.zeros(self.num_envs, dtype=np.int64)
         actions[rows] = chosen_actions
+        legal_masks = np.zeros((self.num_envs, NUM_ACTIONS), dtype=np.int8)
+        legal_masks[rows] = masks
         reasons = np.zeros(self.num_envs, dtype=np.int64)
-        waiting_again = self._play(actions, waiting, False, reasons)
+        waiting_again = self._play(
+            actions, waiting, legal_masks, False, reasons, learner_observations, learner_masks
+        )
         if waiting_again < 0:
             row = int(np.flatnonzero(reasons)[0])
             seat = int(self._batch.seat[row])
@@ -547,12 +502,10 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
         return waiting_again
 
     def _observe(
-        self, rows: npt.NDArray[np.int64] | None = None, seats: npt.NDArray[np.int64] | None = None
+        self, rows: npt.NDArray[np.int64], seats: npt.NDArray[np.int64]
     ) -> tuple[Float32Array, Int8Array]:
-        """The observations of ``rows`` (every table) as ``seats`` (the learner) sees them, and
-        the masks of the seat to act there (all ones where the deal has ended)."""
-        if rows is None or seats is None:
-            rows, seats = self._all, self._learner
+        """The observations of tables ``rows`` as ``seats`` see them, and the masks of the seat
+        to act there (all ones where the deal has ended)."""
         rows = rows.astype(np.int64, copy=False)
         out = np.empty((rows.size, self.encoder.size), dtype=np.float32)
         masks = np.empty((rows.size, NUM_ACTIONS), dtype=np.int8)
@@ -570,24 +523,9 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
             masks,
             self._scratch,
         )
-        if rows is self._all:
-            self._last_masks = masks
         return out, masks
 
     # -- infos -------------------------------------------------------------------------------
-
-    def _step_info(self, masks: Int8Array, rows: npt.NDArray[np.int64]) -> dict[str, Any]:
-        """``action_mask`` and ``turns`` of ``rows``, batched as Gymnasium batches infos."""
-        batch = self._batch
-        turns = batch.turns + (batch.phase == core.DISCARD)
-        if rows.size == self.num_envs:
-            present = np.ones(self.num_envs, dtype=bool)
-        else:
-            present = np.zeros(self.num_envs, dtype=bool)
-            present[rows] = True
-            masks = np.where(present[:, None], masks, 0).astype(np.int8)
-            turns = np.where(present, turns, 0)
-        return {"action_mask": masks, "_action_mask": present, "turns": turns, "_turns": present.copy()}
 
     def _add_end_infos(
         self,
@@ -606,14 +544,7 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
             ends = t.end[rows]
             for row, dealer in zip(rows.tolist(), batch.dealer[rows].tolist(), strict=True):
                 self._next_dealer[row] = (dealer + 1) % players  # R2.3
-            names = [_END_NAMES[end] for end in ends.tolist()]
-            _put(info, "end", rows, names)
-            _put(info, "rule", rows, [END_RULES[name] for name in names])
-            _put(info, "chips", rows, batch.payouts[rows, :players].tolist())
-            _put(info, "rewards", rows, t.rewards[rows, :players].tolist())
-            _put(info, "pot", rows, batch.pot[rows].tolist())
-            winners = np.where(ends == kernels.END_OVER, batch.winners[rows], 0).tolist()
-            _put(info, "winners", rows, [list(_WINNERS[w]) for w in winners])
+            put_deal_ends(info, rows, ends, batch, t, players)
             # ``turns``, in PaiuteEnv's end-of-deal info too, is every row's already.
             illegal = rows[ends == kernels.END_ILLEGAL]
             if illegal.size:
@@ -621,23 +552,23 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
                     refusal(*self._abandoned.pop(row), f"env {row}", f"env {row}, seat {self.seat}")
                     for row in illegal.tolist()
                 ]
-                _put(info, "illegal", illegal, [str(error) for error in errors])
-                _put(info, "offender", illegal, [self.seat] * illegal.size)
+                put(info, "illegal", illegal, [str(error) for error in errors])
+                put(info, "offender", illegal, [self.seat] * illegal.size)
                 ruled = [
                     (row, error.rule)
                     for row, error in zip(illegal.tolist(), errors, strict=True)
                     if isinstance(error, IllegalActionError)
                 ]
                 if ruled:
-                    _put(info, "rule", np.array([row for row, _ in ruled]), [rule for _, rule in ruled])
+                    put(info, "rule", np.array([row for row, _ in ruled]), [rule for _, rule in ruled])
             if self.illegal == "replace":
                 penalties = [
                     [penalty if seat == self.seat else 0.0 for seat in range(players)]
                     for penalty in self._penalty[rows].tolist()
                 ]
-                _put(info, "penalties", rows, penalties)
+                put(info, "penalties", rows, penalties)
             if illegal.size:
-                _put(
+                put(
                     info,
                     "rewards",
                     illegal,
@@ -670,24 +601,6 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
         return f"PaiuteVectorEnv(num_envs={self.num_envs}, players={self.players}, seat={self.seat})"
 
 
-def _put(info: dict[str, Any], key: str, rows: npt.NDArray[np.int64], values: Sequence[Any]) -> None:
-    """``VectorEnv._add_info`` of ``values[i]`` for table ``rows[i]``, each: an array of the
-    first value's type (an object array for anything but a number) and its ``_key`` mask."""
-    array = info.get(key)
-    if array is None:
-        first = values[0]
-        kind = type(first)
-        n = info["_action_mask"].size
-        array = np.zeros(n, dtype=kind) if kind in (int, float, bool) else np.empty(n, dtype=object)  # Nones
-        info[key], info[f"_{key}"] = array, np.zeros(n, dtype=bool)
-    if array.dtype == object:
-        for row, value in zip(rows.tolist(), values, strict=True):
-            array[row] = value
-    else:
-        array[rows] = values
-    info[f"_{key}"][rows] = True
-
-
 # -- the first compile ------------------------------------------------------------------------
 
 _PREPARED = False
@@ -701,14 +614,15 @@ def _prepare_kernels() -> None:
     if _PREPARED:
         return
     _PREPARED = True
-    entry_points = (
+    compiled = (
         kernels.play,
         kernels.observe,
         kernels.deal_tables,
         kernels.seed_bots,
+        kernels.draw_fresh_deals,
     )
     try:
-        cached = all(getattr(kernel, "_cache")._cache_file._load_index() for kernel in entry_points)  # noqa: B009
+        cached = all(getattr(kernel, "_cache")._cache_file._load_index() for kernel in compiled)  # noqa: B009
     except Exception:  # a Numba without this cache layout: compile (or load) without a word
         cached = True
     if not cached:
@@ -717,88 +631,12 @@ def _prepare_kernels() -> None:
             file=sys.stderr,
             flush=True,
         )
-    envs = PaiuteVectorEnv(2, players=3, opponents=["greedy", _first_legal])
+    envs = PaiuteVectorEnv(2, players=3, opponents=["greedy", _first_legal], max_turns=1)
     _, info = envs.reset(seed=0)
-    for _ in range(4):
+    for _ in range(4):  # max_turns=1 ends the deals: the next step deals them anew
         _, _, _, _, info = envs.step(info["action_mask"].argmax(axis=1))
 
 
 def _first_legal(observations: Float32Array, masks: BoolArray) -> npt.NDArray[np.int64]:
     """A policy for :func:`_prepare_kernels`: the lowest legal action id."""
     return np.asarray(masks.argmax(axis=1), dtype=np.int64)
-
-
-# -- Stable-Baselines3 ---------------------------------------------------------------------
-
-
-def sb3_vec_env(env: PaiuteVectorEnv) -> Any:
-    """``env`` as a Stable-Baselines3 ``VecEnv`` (needs ``stable-baselines3``), for
-    ``sb3_contrib.MaskablePPO``: SB3 resets a table as soon as its deal ends and wants the
-    last observation in ``infos[i]["terminal_observation"]``, so ``env`` must be made with
-    ``autoreset_mode=AutoresetMode.SAME_STEP`` (or ``"SameStep"``); ``action_masks`` is
-    reachable through ``env_method``, where sb3-contrib's ``get_action_masks`` looks."""
-    try:
-        vec_env: Any = importlib.import_module("stable_baselines3.common.vec_env")
-    except ImportError:
-        raise PaiuteError("sb3_vec_env needs stable-baselines3: pip install stable-baselines3") from None
-    if env.autoreset_mode is not AutoresetMode.SAME_STEP:
-        raise PaiuteError("sb3_vec_env needs the env made with autoreset_mode=AutoresetMode.SAME_STEP")
-
-    class PaiuteSB3VecEnv(vec_env.VecEnv):  # type: ignore[misc]
-        def __init__(self) -> None:
-            super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)
-            self._actions: np.ndarray[Any, Any] = np.zeros(env.num_envs, dtype=np.int64)
-            self._seed: int | None = None
-
-        def reset(self) -> np.ndarray[Any, Any]:
-            observations, _ = env.reset(seed=self._seed)
-            self._seed = None
-            return observations
-
-        def step_async(self, actions: np.ndarray[Any, Any]) -> None:
-            self._actions = np.asarray(actions, dtype=np.int64).reshape(env.num_envs)
-
-        def step_wait(self) -> Any:
-            observations, rewards, terminated, truncated, info = env.step(self._actions)
-            done = terminated | truncated
-            infos: list[dict[str, Any]] = [{} for _ in range(env.num_envs)]
-            for row in np.flatnonzero(done).tolist():
-                infos[row]["terminal_observation"] = info["final_obs"][row]
-                infos[row]["TimeLimit.truncated"] = bool(truncated[row] and not terminated[row])
-            return observations, rewards.astype(np.float32), done, infos
-
-        def close(self) -> None:
-            env.close()
-
-        def seed(self, seed: int | None = None) -> list[int | None]:
-            self._seed = seed
-            return [None if seed is None else seed + i for i in range(env.num_envs)]
-
-        def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-            return [getattr(env, attr_name)] * len(self._indices(indices))
-
-        def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-            setattr(env, attr_name, value)
-
-        def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
-            rows = self._indices(indices)
-            if method_name == "action_masks":
-                masks = env.action_masks()
-                return [masks[row] for row in rows]
-            result = getattr(env, method_name)(*args, **kwargs)
-            return [result] * len(rows)
-
-        def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
-            return [False] * len(self._indices(indices))
-
-        def has_attr(self, attr_name: str) -> bool:
-            return hasattr(env, attr_name)
-
-        def _indices(self, indices: Any) -> list[int]:
-            if indices is None:
-                return list(range(env.num_envs))
-            if isinstance(indices, int):
-                return [indices]
-            return list(indices)
-
-    return PaiuteSB3VecEnv()

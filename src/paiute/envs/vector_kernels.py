@@ -78,6 +78,7 @@ __all__ = [
     "RANDOM",
     "Tables",
     "deal_tables",
+    "draw_fresh_deals",
     "new_tables",
     "observe",
     "play",
@@ -143,6 +144,25 @@ def seed_bots(t: Any, rows: Any, seeds: Any) -> None:
     """Seed the bot generators ``t.bots[rows[i]]`` with ``seeds[i]`` (``random.Random(seed)``)."""
     for i in range(rows.size):
         seed_generator(t.bots, rows[i], seeds[i])
+
+
+@jit
+def draw_fresh_deals(next32: Any, next64: Any, states: Any, players: int, dealers: Any, chance: Any) -> None:
+    """What ``PaiuteEnv.reset`` draws from a fresh table's ``np_random`` for its deal, for the
+    table whose PCG64 state is at address ``states[i]`` (``next32``, ``next64``: the C entry
+    points of :func:`paiute.envs.vector_tables.entry_points`): ``dealers[i]``, the dealer,
+    ``integers(players)`` (R2.3), then ``chance[i]``, the seed of the deal's chance,
+    ``integers(2**63)`` (R10.1), as ``Generator.integers`` draws them: Lemire's rejection on
+    32-bit words, and below ``2**63`` a 64-bit word's upper 63 bits (the rejection's threshold
+    there is 0)."""
+    threshold = (2**32 - players) % players
+    for i in range(states.size):
+        m = np.int64(next32(states[i])) * players
+        if m & 0xFFFFFFFF < players:
+            while m & 0xFFFFFFFF < threshold:
+                m = np.int64(next32(states[i])) * players
+        dealers[i] = m >> 32
+        chance[i] = np.int64(next64(states[i]) >> np.uint64(1))
 
 
 @jit
@@ -303,67 +323,74 @@ def play(
     kinds: Any,
     actions: Any,
     act: Any,
+    legal_masks: Any,
     abandon: bool,
     reasons: Any,
     work: Any,
     scratch: Any,
+    view: Any,
+    learner: int,
+    out: Any,
+    masks: Any,
 ) -> int:
     """Apply ``actions[d]`` for the seat to act at every table ``d`` where ``act[d]`` (the
     learner, or a ``CALLER`` that was waiting), then let the bots play every running table
     until the learner is to act, a ``CALLER`` is (its seat goes to ``t.waiting``), or the deal
-    has ended.
+    has ended; then write row ``d`` of ``out`` and ``masks`` as :func:`observe` does for seat
+    ``learner`` (unless ``learner`` is -1 or a ``CALLER`` waits there), while the table is
+    still in the cache. ``view`` is ``observe``'s ``(layout, scales, chip_scale)``.
 
-    Every action is checked first; ``reasons[d]`` says why one is refused (0: legal). Where
+    Every action is checked first, against ``legal_masks[d]``: the mask that was given for
+    the seat to act there (the table has not changed since); ``reasons[d]`` says why one is
+    refused (0: legal, else ``why_illegal``'s code, which works the legal actions out anew). Where
     any is and not ``abandon``, nothing changes and minus their count is returned; with
     ``abandon`` each refused table's deal ends as the learner's illegal action (settled
     dead, R8.5) and the others go on. Returns how many tables wait for a ``CALLER``."""
-    legal = scratch[0:16]
     refused = 0
     for d in range(s.status.size):
         reasons[d] = ILLEGAL_NONE
         if act[d]:
             action = actions[d]
-            n = legal_actions(s, tables, params[d], d, legal) if s.status[d] == RUNNING else 0
-            for i in range(n):
-                if legal[i] == action:
-                    break
-            else:  # why_illegal says which rule refuses it
-                reasons[d] = why_illegal(s, tables, params[d], d, action, legal)
+            if s.status[d] != RUNNING or not 0 <= action < NUM_ACTIONS or legal_masks[d, action] == 0:
+                reasons[d] = why_illegal(s, tables, params[d], d, action, scratch[0:16])
                 refused += 1
     if refused and not abandon:
         return -refused
     waiting = 0
+    layout, scales, chip_scale = view
     for d in range(s.status.size):
         p = params[d]
-        action = -1
-        if act[d]:
-            t.waiting[d] = -1
-            if reasons[d] != ILLEGAL_NONE:
-                _settle_dead(s, p, d, s.phase[d], s.taken[d])
-                _conclude(s, t, p, d, END_ILLEGAL)
-                continue
-            action = actions[d]
-        elif t.waiting[d] >= 0:
+        if not act[d] and t.waiting[d] >= 0:
             waiting += 1
             continue
-        # The given action, then the bots' until the learner or a CALLER is to act. One place
-        # applies them all: each inlined copy of the rules makes the kernel slower to compile.
-        while s.status[d] == RUNNING:
-            if action < 0:
-                kind = kinds[s.seat[d]]
-                if kind == LEARNER:
-                    break
-                if kind == CALLER:
-                    t.waiting[d] = s.seat[d]
-                    waiting += 1
-                    break
-                action = _bot_action(s, t, tables, g, ptables, p, d, kind, work, scratch)
-                if action < 0:  # no legal action: R4.6's card count rules it out
-                    cut_deal(s, d)
-                    break
-            _apply(s, t, tables, p, d, action)
-            action = -1
-        _check_end(s, t, p, d)
+        if act[d]:
+            t.waiting[d] = -1
+        if act[d] and reasons[d] != ILLEGAL_NONE:
+            _settle_dead(s, p, d, s.phase[d], s.taken[d])
+            _conclude(s, t, p, d, END_ILLEGAL)
+        else:
+            # The given action, then the bots' until the learner or a CALLER is to act. One
+            # place applies them all: each inlined copy of the rules makes the kernel slower to
+            # compile.
+            action = actions[d] if act[d] else -1
+            while s.status[d] == RUNNING:
+                if action < 0:
+                    kind = kinds[s.seat[d]]
+                    if kind == LEARNER:
+                        break
+                    if kind == CALLER:
+                        t.waiting[d] = s.seat[d]
+                        waiting += 1
+                        break
+                    action = _bot_action(s, t, tables, g, ptables, p, d, kind, work, scratch)
+                    if action < 0:  # no legal action: R4.6's card count rules it out
+                        cut_deal(s, d)
+                        break
+                _apply(s, t, tables, p, d, action)
+                action = -1
+            _check_end(s, t, p, d)
+        if learner >= 0 and t.waiting[d] < 0:
+            _observe_row(s, t, tables, p, layout, scales, chip_scale, d, d, learner, out, masks, scratch)
     return waiting
 
 
@@ -391,24 +418,43 @@ def observe(
     shows for the whole deal); row ``i`` of ``masks``: the legal actions of the seat to act
     there, or every action once the deal has ended (a vector env's policy samples there, and
     the sample is discarded)."""
-    base = layout[O_SEATS]
-    block = layout[O_BLOCK]
     for i in range(rows.size):
         d = rows[i]
-        p = params[d]
-        observer = seats[i]
-        observe_row(s, p, layout, scales, out, d, i, observer, s.phase[d], False)
-        players = p[P_PLAYERS]
-        for k in range(players):
-            chips = t.start_balance[d, (observer + k) % players] / chip_scale
-            out[i, base + k * block + layout[S_BALANCE]] = min(max(chips, -CHIP_BOUND), CHIP_BOUND)
-        out[i, layout[O_POT]] = min(max(t.start_pot[d] / chip_scale, 0.0), CHIP_BOUND)
-        if t.end[d] != 0:
-            for a in range(NUM_ACTIONS):
-                masks[i, a] = 1
-            continue
+        _observe_row(s, t, tables, params[d], layout, scales, chip_scale, d, i, seats[i], out, masks, scratch)
+
+
+@inline
+def _observe_row(
+    s: Any,
+    t: Any,
+    tables: Any,
+    p: Any,
+    layout: Any,
+    scales: Any,
+    chip_scale: float,
+    d: int,
+    i: int,
+    observer: int,
+    out: Any,
+    masks: Any,
+    scratch: Any,
+) -> None:
+    """Row ``i`` of ``out`` and ``masks``: table ``d`` as seat ``observer`` sees it (see
+    :func:`observe`)."""
+    observe_row(s, p, layout, scales, out, d, i, observer, s.phase[d], False)
+    base = layout[O_SEATS]
+    block = layout[O_BLOCK]
+    players = p[P_PLAYERS]
+    for k in range(players):
+        chips = t.start_balance[d, (observer + k) % players] / chip_scale
+        out[i, base + k * block + layout[S_BALANCE]] = min(max(chips, -CHIP_BOUND), CHIP_BOUND)
+    out[i, layout[O_POT]] = min(max(t.start_pot[d] / chip_scale, 0.0), CHIP_BOUND)
+    if t.end[d] != 0:
         for a in range(NUM_ACTIONS):
-            masks[i, a] = 0
-        n = legal_actions(s, tables, p, d, scratch)
-        for k in range(n):
-            masks[i, scratch[k]] = 1
+            masks[i, a] = 1
+        return
+    for a in range(NUM_ACTIONS):
+        masks[i, a] = 0
+    n = legal_actions(s, tables, p, d, scratch)
+    for k in range(n):
+        masks[i, scratch[k]] = 1

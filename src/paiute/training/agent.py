@@ -15,7 +15,9 @@ Enter one in a tournament by its dotted path::
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -49,6 +51,17 @@ class MLP:
                     shape=w.shape,
                     next_shape=next_w.shape,
                 )
+
+    @classmethod
+    def from_linear(cls, layers: Iterable[Any]) -> MLP:
+        """The perceptron of PyTorch ``Linear`` layers, in order, copied off their device (the
+        layers are only read: PyTorch is not imported here)."""
+        return cls(
+            [
+                (layer.weight.detach().cpu().numpy().T.copy(), layer.bias.detach().cpu().numpy().copy())
+                for layer in layers
+            ]
+        )
 
     @property
     def inputs(self) -> int:

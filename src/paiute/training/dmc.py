@@ -20,11 +20,13 @@ machines (the ``cluster`` extra) and play the very deals they would play here.
 ``agent.npz`` (the network as :mod:`paiute.training.agent` plays it) and ``checkpoint.pt``,
 and the actors start the next segment on fresh tables seeded from ``(seed, actor, segment)``.
 A run resumed from its checkpoint therefore goes on exactly as if it had never stopped.
+
+What a run is, :class:`~paiute.training.dmc_settings.Settings`, and the command that starts
+one, :mod:`paiute.training.dmc_command`, are apart from the training here.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import dataclasses
 import json
@@ -41,16 +43,12 @@ import numpy.typing as npt
 
 from paiute.actions import NUM_ACTIONS
 from paiute.errors import N_, PaiuteError
-from paiute.i18n import Translator, localized_digits
 from paiute.parallel import ray_cluster
 from paiute.training.agent import MLP, save_mlp
 from paiute.training.dmc_settings import SELF, Settings
-from paiute.training.report import Curve, Margin, evaluate_vector, final_tournament, plot_curve, write_results
+from paiute.training.report import EVAL_SEED, Curve, Margin, evaluate_vector, plot_curve
 
-__all__ = ["Actor", "Batch", "Settings", "margin_text", "run", "settings_from", "train"]
-
-#: The seeds of the curve's evaluation deals: the same for every run, so curves compare.
-EVAL_SEED = 7_000_000
+__all__ = ["Actor", "Batch", "Learner", "Progress", "check_folder", "imitate_greedy", "train"]
 
 
 @dataclass
@@ -82,15 +80,19 @@ def to_mlp(model: Any) -> MLP:
     """The network's layers as the NumPy :class:`~paiute.training.agent.MLP` players run."""
     import torch
 
-    linear = [m for m in model if isinstance(m, torch.nn.Linear)]
-    return MLP(
-        [(m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy()) for m in linear]
-    )
+    return MLP.from_linear(m for m in model if isinstance(m, torch.nn.Linear))
 
 
 def weights_of(model: Any) -> dict[str, npt.NDArray[np.float32]]:
     """The network's parameters as NumPy arrays (what travels to the actors)."""
     return {key: value.detach().cpu().numpy().copy() for key, value in model.state_dict().items()}
+
+
+def _first_actors_bots(settings: Settings) -> str | list[str]:
+    """The first actor's bots as the vector env takes them, ``greedy`` for a ``self`` seat: the
+    opponents of the warm start and of the curve's evaluation."""
+    seats = ["greedy" if spec == SELF else spec for spec in settings.opponents[0].split(",")]
+    return seats[0] if len(seats) == 1 else seats
 
 
 def _segment_seed(seed: int, actor: int, segment: int, stream: int) -> int:
@@ -310,12 +312,11 @@ def imitate_greedy(settings: Settings) -> Demonstrations:
     import paiute.envs.gymnasium  # noqa: F401  (registers paiute/Paiute-v0)
     from paiute.players import make_player
 
-    seats = ["greedy" if spec == SELF else spec for spec in settings.opponents[0].split(",")]
     env = gymnasium.make(
         "paiute/Paiute-v0",
         players=settings.players,
         preset=settings.preset,
-        opponents=seats[0] if len(seats) == 1 else seats,
+        opponents=_first_actors_bots(settings),
         observation_object=True,
     )
     teacher = make_player("greedy", seed=settings.seed)
@@ -503,14 +504,13 @@ def check_folder(out: Path, *, resume: bool) -> None:
 def _evaluate(model: Any, settings: Settings) -> Margin:
     """The curve's point: the network against the first actor's bots (greedy for a ``self``
     seat), on the fixed evaluation seeds."""
-    seats = ["greedy" if spec == SELF else spec for spec in settings.opponents[0].split(",")]
     return evaluate_vector(
         to_mlp(model).act,
         deals=settings.eval_deals,
         seed=EVAL_SEED,
         players=settings.players,
         preset=settings.preset,
-        opponents=seats[0] if len(seats) == 1 else seats,
+        opponents=_first_actors_bots(settings),
     )
 
 
@@ -530,7 +530,13 @@ def _save(
         seconds=round(progress.seconds, 1),
         cpu_seconds=round(progress.cpu_seconds, 1),
     )
-    plot_curve(curve.points(), out / "curve.png", f"deep Monte Carlo, seed {settings.seed}")
+    plot_curve(
+        curve.points(),
+        out / "curve.png",
+        f"deep Monte Carlo, seed {settings.seed}",
+        players=settings.players,
+        opponents=_first_actors_bots(settings),
+    )
     partial = out / "agent.npz.partial.npz"
     save_mlp(partial, to_mlp(learner.model), method="dmc", deals=str(progress.deals))
     os.replace(partial, out / "agent.npz")
@@ -542,177 +548,3 @@ def _save(
     }
     torch.save(state, out / "checkpoint.pt.partial")
     os.replace(out / "checkpoint.pt.partial", out / "checkpoint.pt")
-
-
-# -- the command -------------------------------------------------------------------------------
-
-
-#: Option names of ``paiute train dmc`` and the settings they give.
-OPTIONS = {
-    "seed": "seed", "deals": "deals", "players": "players", "preset": "preset", "opponents": "opponents",
-    "actors": "actors", "tables": "tables", "round_deals": "round_deals", "hidden": "hidden", "lr": "lr",
-    "batch": "batch", "epsilon": "epsilon", "eval_every": "eval_every", "eval_deals": "eval_deals",
-    "warm_start": "warm_deals", "demo_every": "demo_every",
-}  # fmt: skip
-#: What a resumed run may change.
-CHANGEABLE = frozenset({"deals", "eval_deals"})
-
-
-def settings_from(args: argparse.Namespace, out: Path) -> Settings:
-    """The run's settings: the options given (``None``: not given) over the defaults, or over
-    the run's own settings when it is resumed; ``--quick`` shrinks a new run."""
-    given: dict[str, Any] = {}
-    for option, name in OPTIONS.items():
-        value = getattr(args, option, None)
-        if value is None:
-            continue
-        if name == "hidden":
-            try:
-                value = tuple(int(w) for w in str(value).split(","))
-            except ValueError:
-                raise PaiuteError(
-                    N_("--hidden: expected widths separated by commas, like 256,256, not {value!r}"),
-                    value=value,
-                ) from None
-        elif name == "opponents":
-            value = tuple(spec.strip() for spec in str(value).split(";"))
-        given[name] = value
-    saved = out / "settings.json"
-    if args.resume and saved.exists():
-        base = Settings.from_json(json.loads(saved.read_text(encoding="utf-8")))
-        fixed = {k: v for k, v in given.items() if k not in CHANGEABLE and getattr(base, k) != v}
-        if fixed:
-            names = ", ".join(
-                "--" + next(o for o, n in OPTIONS.items() if n == k).replace("_", "-") for k in fixed
-            )
-            raise PaiuteError(
-                N_("--resume: {options} cannot change in a run under way (only --deals, --eval-deals)"),
-                options=names,
-            )
-        settings = dataclasses.replace(base, **given)
-    else:
-        settings = dataclasses.replace(Settings(), **given)
-        if args.quick:
-            settings = dataclasses.replace(
-                settings,
-                deals=min(settings.deals, 512),
-                tables=16,
-                round_deals=64,
-                hidden=(32,),
-                eval_every=256,
-                eval_deals=200,
-                batch=256,
-                warm_deals=min(settings.warm_deals, 16),
-            )
-    settings.check()
-    return settings
-
-
-def run(args: argparse.Namespace, tr: Translator) -> int:
-    """``paiute train dmc``: train, then the final tournament; 0 on success."""
-    try:
-        import torch
-    except ImportError:
-        raise PaiuteError(
-            N_("paiute train needs {module}: pip install 'paiute[train]'"), module="PyTorch"
-        ) from None
-    out = args.out or Path("runs") / f"dmc-seed{args.seed if args.seed is not None else Settings().seed}"
-    settings = settings_from(args, out)
-    torch.set_num_threads(max(1, args.threads))
-    if args.final_boards < 0:
-        raise PaiuteError(
-            N_("{option} must be 0 or more, not {value}"), option="--final-boards", value=args.final_boards
-        )
-    final_boards = min(args.final_boards, 8) if args.quick else args.final_boards
-    check_folder(out, resume=args.resume)
-    _, progress = _train_with_progress(settings, out, args, tr)
-    rows: list[Margin] = []
-    if final_boards:
-        agent = f"paiute.training.agent.load:weights={out / 'agent.npz'}"
-        rows = final_tournament(
-            agent, boards=final_boards, seed=settings.seed, players=settings.players, preset=settings.preset
-        )
-    about = {
-        "method": "dmc",
-        "command": settings.command(final_boards),
-        "settings": settings.to_json(),
-        "deals": progress.deals,
-        "decisions": progress.decisions,
-        "cpu_hours": round(progress.cpu_seconds / 3600, 3),
-        "hours": round(progress.seconds / 3600, 3),
-        "torch": torch.__version__,
-    }
-    write_results(out, rows, **about)
-    if args.json:
-        print(json.dumps({**about, "final_tournament": [dataclasses.asdict(r) for r in rows]}, indent=2))
-    else:
-        print(
-            tr.gettext(
-                N_("{deals} training deals, {hours} CPU-hours; {folder}"),
-                deals=localized_digits(f"{progress.deals:,}", tr),
-                hours=localized_digits(f"{progress.cpu_seconds / 3600:.2f}", tr),
-                folder=str(out),
-            )
-        )
-        for row in rows:
-            print("  " + margin_text(row, tr))
-    return 0
-
-
-def margin_text(margin: Margin, tr: Translator) -> str:
-    """``str(margin)`` in the reader's language: ``+0.125 [+0.010, +0.240] vs greedy (500 boards)``."""
-    if margin.boards:
-        sample = tr.ngettext(
-            "{n} board", "{n} boards", margin.boards, n=localized_digits(f"{margin.boards:,}", tr)
-        )
-    else:
-        sample = tr.ngettext(
-            "{n} deal", "{n} deals", margin.deals, n=localized_digits(f"{margin.deals:,}", tr)
-        )
-    return tr.gettext(
-        N_("{mean} [{low}, {high}] vs {opponent} ({sample})"),
-        mean=localized_digits(f"{margin.mean:+.3f}", tr),
-        low=localized_digits(f"{margin.low:+.3f}", tr),
-        high=localized_digits(f"{margin.high:+.3f}", tr),
-        opponent=margin.opponent,
-        sample=sample,
-    )
-
-
-def _train_with_progress(
-    settings: Settings, out: Path, args: argparse.Namespace, tr: Translator
-) -> tuple[Any, Progress]:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
-    from rich.progress import Progress as Bar
-
-    console = Console(stderr=True)
-    with Bar(
-        TextColumn("dmc"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[status]}"),
-        TimeRemainingColumn(),
-        console=console,
-        transient=False,
-    ) as bar:
-        task = bar.add_task("train", total=settings.deals, status="")
-
-        def report(progress: Progress, point: Margin | None) -> None:
-            status = f"loss {progress.loss:.3f}"
-            if point is not None:
-                status += f" · vs greedy {point.mean:+.3f} [{point.low:+.3f}, {point.high:+.3f}]"
-                console.print(
-                    tr.gettext(
-                        N_("{deals} deals: {margin}, loss {loss}"),
-                        deals=localized_digits(f"{progress.deals:,}", tr),
-                        margin=margin_text(point, tr),
-                        loss=localized_digits(f"{progress.loss:.3f}", tr),
-                    ),
-                    markup=False,
-                )
-            bar.update(task, completed=min(progress.deals, settings.deals), status=status)
-
-        return train(
-            settings, out, backend=args.backend, address=args.address, resume=args.resume, report=report
-        )

@@ -1,16 +1,20 @@
-"""What a deep Monte Carlo run is (:class:`Settings`), apart from the training code so that
-``paiute train dmc --help`` shows its defaults on an install without the ``train`` extra."""
+"""What a deep Monte Carlo run is (:class:`Settings`) and how the command line gives it
+(:func:`settings_from`), apart from the training code so that ``paiute train dmc --help`` shows
+its defaults on an install without the ``train`` extra."""
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
+import json
 import shlex
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from paiute.errors import N_, PaiuteError
 
-__all__ = ["SELF", "Settings"]
+__all__ = ["CHANGEABLE", "OPTIONS", "SELF", "Settings", "settings_from"]
 
 #: An opponent spec that seats the network itself (self-play); other specs are bots.
 SELF = "self"
@@ -104,3 +108,64 @@ class Settings:
             k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in fields
         }
         return cls(**values)
+
+
+#: Option names of ``paiute train dmc`` and the settings they give.
+OPTIONS = {
+    "seed": "seed", "deals": "deals", "players": "players", "preset": "preset", "opponents": "opponents",
+    "actors": "actors", "tables": "tables", "round_deals": "round_deals", "hidden": "hidden", "lr": "lr",
+    "batch": "batch", "epsilon": "epsilon", "eval_every": "eval_every", "eval_deals": "eval_deals",
+    "warm_start": "warm_deals", "demo_every": "demo_every",
+}  # fmt: skip
+#: What a resumed run may change.
+CHANGEABLE = frozenset({"deals", "eval_deals"})
+
+
+def settings_from(args: argparse.Namespace, out: Path) -> Settings:
+    """The run's settings: the options given (``None``: not given) over the defaults, or over
+    the run's own settings when it is resumed; ``--quick`` shrinks a new run."""
+    given: dict[str, Any] = {}
+    for option, name in OPTIONS.items():
+        value = getattr(args, option, None)
+        if value is None:
+            continue
+        if name == "hidden":
+            try:
+                value = tuple(int(w) for w in str(value).split(","))
+            except ValueError:
+                raise PaiuteError(
+                    N_("--hidden: expected widths separated by commas, like 256,256, not {value!r}"),
+                    value=value,
+                ) from None
+        elif name == "opponents":
+            value = tuple(spec.strip() for spec in str(value).split(";"))
+        given[name] = value
+    saved = out / "settings.json"
+    if args.resume and saved.exists():
+        base = Settings.from_json(json.loads(saved.read_text(encoding="utf-8")))
+        fixed = {k: v for k, v in given.items() if k not in CHANGEABLE and getattr(base, k) != v}
+        if fixed:
+            names = ", ".join(
+                "--" + next(o for o, n in OPTIONS.items() if n == k).replace("_", "-") for k in fixed
+            )
+            raise PaiuteError(
+                N_("--resume: {options} cannot change in a run under way (only --deals, --eval-deals)"),
+                options=names,
+            )
+        settings = dataclasses.replace(base, **given)
+    else:
+        settings = dataclasses.replace(Settings(), **given)
+        if args.quick:
+            settings = dataclasses.replace(
+                settings,
+                deals=min(settings.deals, 512),
+                tables=16,
+                round_deals=64,
+                hidden=(32,),
+                eval_every=256,
+                eval_deals=200,
+                batch=256,
+                warm_deals=min(settings.warm_deals, 16),
+            )
+    settings.check()
+    return settings

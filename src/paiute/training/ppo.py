@@ -1,7 +1,7 @@
 """MaskablePPO (sb3-contrib) through the compiled vector env: the PPO baseline.
 
 ``paiute train ppo --seed 0`` trains the learner's seat of ``--envs`` tables against compiled
-bots (:func:`paiute.envs.vector.sb3_vec_env`, same-step autoreset; the action masks keep every
+bots (:func:`paiute.envs.sb3.sb3_vec_env`, same-step autoreset; the action masks keep every
 action legal, R4). Every ``--eval-every`` steps it exports the policy network to
 :class:`~paiute.training.agent.MLP`, measures its masked argmax on the same evaluation deals
 every time (:func:`~paiute.training.report.evaluate_vector`), adds the point to the learning
@@ -23,25 +23,25 @@ The policy is SB3's ``MlpPolicy`` with ReLU and separate 256-256 policy and valu
 that ``mlp_extractor.policy_net`` then ``action_net`` is exactly a ReLU perceptron: the exported
 network plays the same masked argmax as the model's deterministic ``predict`` (:func:`export_policy`).
 
-Only the standard library is imported here; PyTorch, sb3-contrib and NumPy (the ``train``
-extra) where the run needs them, so that a bare install can list the command.
+What a run is, :class:`~paiute.training.ppo_settings.Settings`, and the command that starts
+one, :mod:`paiute.training.ppo_command`, are apart from the training here. Only the standard
+library is imported here; PyTorch, sb3-contrib and NumPy (the ``train`` extra) where the run
+needs them, once the command has checked that they are installed.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import math
 import os
-import shlex
 import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paiute.errors import PaiuteError
+from paiute.training.ppo_settings import Settings
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -51,209 +51,13 @@ if TYPE_CHECKING:
     from paiute.training.agent import MLP
     from paiute.training.report import Margin
 
-__all__ = ["EVAL_SEED", "Settings", "export_policy", "policy_kwargs", "run", "segment_seed"]
-
-#: The vector env's seed of the learning curve's evaluation deals: the same deals at every point
-#: of every run, and the deep Monte Carlo baseline's, so that curves compare.
-EVAL_SEED = 7_000_000
-#: The final tournament's bots.
-FINAL_OPPONENTS = ("random", "greedy", "expert")
-
-#: What a run leaves in its folder; one of them there without --resume is another run's.
-RUN_FILES = ("checkpoint.zip", "checkpoint.json", "curve.jsonl", "curve.png", "agent.npz", "results.json")
-
-_INSTALL = "paiute train ppo needs PyTorch and sb3-contrib, the train extra: pip install 'paiute[train]'"
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Everything that decides a run's learning (``steps``, ``eval_every`` and
-    ``final_boards`` may change when it is resumed; the rest come from its checkpoint)."""
-
-    seed: int
-    steps: int
-    envs: int
-    players: int
-    preset: str
-    opponents: str
-    eval_every: int
-    eval_deals: int
-    final_boards: int
-    quick: bool
-    # MaskablePPO's own, not options: a baseline is reproduced by its command line alone.
-    n_steps: int
-    batch_size: int
-    n_epochs: int
-    learning_rate: float
-    gamma: float
-    gae_lambda: float
-    clip_range: float
-    ent_coef: float
-    vf_coef: float
-    max_grad_norm: float
-
-
-#: The sizes of a real run.
-FULL = {
-    "seed": 0,
-    "steps": 1_500_000,
-    "envs": 64,
-    "players": 4,
-    "preset": "pagat",
-    "opponents": "greedy",
-    "eval_every": 100_000,
-    "eval_deals": 4_000,
-    "final_boards": 500,
-    "n_steps": 128,
-    "batch_size": 1024,
-    "n_epochs": 4,
-    "learning_rate": 3e-4,
-    # A deal pays its chips only at its end (R8) and is a few dozen steps long: undiscounted.
-    "gamma": 1.0,
-    "gae_lambda": 0.95,
-    "clip_range": 0.2,
-    "ent_coef": 0.01,
-    "vf_coef": 0.5,
-    "max_grad_norm": 0.5,
-}
-
-#: --quick: every stage once, in seconds (tests and the install checks).
-QUICK = {
-    **FULL,
-    "steps": 512,
-    "envs": 8,
-    "eval_every": 256,
-    "eval_deals": 32,
-    "final_boards": 2,
-    "n_steps": 32,
-    "batch_size": 64,
-    "n_epochs": 1,
-}
-
-#: Options on the command line (the rest of Settings are fixed by --quick or not).
-_OPTIONS = (
-    "seed",
-    "steps",
-    "envs",
-    "players",
-    "preset",
-    "opponents",
-    "eval_every",
-    "eval_deals",
-    "final_boards",
-)
-#: What a resumed run may change.
-_CHANGEABLE = ("steps", "eval_every", "final_boards")
-
-
-# -- settings ---------------------------------------------------------------------------------------
-
-
-def _given(args: argparse.Namespace) -> dict[str, Any]:
-    """The options given on the command line (``None``: not given)."""
-    return {name: getattr(args, name, None) for name in _OPTIONS if getattr(args, name, None) is not None}
-
-
-def _settings(given: dict[str, Any], quick: bool) -> Settings:
-    values = {**(QUICK if quick else FULL), **given, "quick": quick}
-    return Settings(**values)
-
-
-def _check(settings: Settings) -> None:
-    """Refuse values no run can have, in one line each."""
-    least = {
-        "steps": 1,
-        "envs": 1,
-        "players": 2,
-        "eval_every": 1,
-        "eval_deals": 2,
-        "final_boards": 0,
-        "seed": 0,
-    }
-    for name, low in least.items():
-        value = getattr(settings, name)
-        if value < low:
-            raise PaiuteError(f"--{name.replace('_', '-')} must be at least {low}, not {value}")
-    if not settings.preset.strip() or not settings.opponents.strip():
-        raise PaiuteError("--preset and --opponents may not be empty")
+__all__ = ["export_policy", "policy_kwargs", "segment_seed", "train_and_judge"]
 
 
 def segment_seed(seed: int, steps: int) -> int:
     """The seed of the segment of a run that starts after ``steps`` steps (at 0 the run's own
     seed; table ``i`` of the segment deals from ``segment_seed + i``)."""
     return seed + steps
-
-
-def _default_out(seed: int) -> Path:
-    return Path("runs") / f"ppo-seed{seed}"
-
-
-def _device(name: str, cuda_available: Callable[[], bool]) -> str:
-    name = name.strip().lower()
-    if name == "auto":
-        return "cuda" if cuda_available() else "cpu"
-    if name == "cpu" or name.startswith("cuda"):
-        if name.startswith("cuda") and not cuda_available():
-            raise PaiuteError(f"--device {name}: PyTorch sees no CUDA device here (use cpu or auto)")
-        return name
-    raise PaiuteError(f"--device must be cpu, cuda or auto, not {name!r}")
-
-
-def _command(settings: Settings, out: Path) -> str:
-    """The command line that makes this run again."""
-    words = ["paiute", "train", "ppo"]
-    for name in _OPTIONS:
-        words += [f"--{name.replace('_', '-')}", str(getattr(settings, name))]
-    words += ["--out", str(out)]
-    if settings.quick:
-        words.append("--quick")
-    return shlex.join(words)
-
-
-def _prepare_folder(out: Path, resume: bool) -> None:
-    if out.exists() and not out.is_dir():
-        raise PaiuteError(f"--out {str(out)!r} is a file, not a folder")
-    if "," in str(out):
-        raise PaiuteError(f"--out {str(out)!r} holds a comma: the agent's player spec could not name it")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise PaiuteError(f"cannot make the folder {str(out)!r}: {error.strerror}") from None
-    found = [name for name in RUN_FILES if (out / name).exists()]
-    if resume:
-        missing = [name for name in ("checkpoint.zip", "checkpoint.json") if not (out / name).exists()]
-        if missing:
-            raise PaiuteError(f"nothing to resume in {str(out)!r}: no {' or '.join(missing)}")
-    elif found:
-        raise PaiuteError(
-            f"{str(out)!r} holds another run ({', '.join(found)}): "
-            "add --resume to continue it, or choose another --out"
-        )
-    if not os.access(out, os.W_OK):
-        raise PaiuteError(f"cannot write into {str(out)!r}")
-
-
-def _resumed_settings(out: Path, given: dict[str, Any], quick: bool) -> tuple[Settings, dict[str, Any]]:
-    """The checkpoint's settings with the changeable options given now, and its counters."""
-    try:
-        saved = json.loads((out / "checkpoint.json").read_text(encoding="utf-8"))
-        settings = Settings(**saved["settings"])
-        counters = {key: saved[key] for key in ("steps", "deals", "seconds", "cpu_seconds")}
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise PaiuteError(f"cannot read {str(out / 'checkpoint.json')!r}: {error}") from None
-    if quick != settings.quick:
-        raise PaiuteError(
-            f"{str(out)!r} is a --quick run: add --quick"
-            if settings.quick
-            else f"{str(out)!r} is not a --quick run: leave out --quick"
-        )
-    for name, value in given.items():
-        if name not in _CHANGEABLE and value != getattr(settings, name):
-            raise PaiuteError(
-                f"--{name.replace('_', '-')} {value} differs from the run in {str(out)!r} "
-                f"({getattr(settings, name)}): only --steps, --eval-every and --final-boards may change"
-            )
-    return replace(settings, **{name: given[name] for name in _CHANGEABLE if name in given}), counters
 
 
 # -- the network ------------------------------------------------------------------------------------
@@ -282,61 +86,18 @@ def export_policy(model: MaskablePPO) -> MLP:
     expected = [torch.nn.Linear, torch.nn.ReLU] * (len(linear) - 1) + [torch.nn.Linear]
     if [type(module) for module in modules] != expected:
         raise PaiuteError("the policy network is not Linear and ReLU layers in turn: it cannot be exported")
-    with torch.no_grad():
-        return MLP(
-            [
-                (layer.weight.detach().cpu().numpy().T.copy(), layer.bias.detach().cpu().numpy().copy())
-                for layer in linear
-            ]
-        )
+    return MLP.from_linear(linear)
 
 
 # -- the run ----------------------------------------------------------------------------------------
 
 
-def _import_training() -> None:
-    """Refuse in one line, naming the extra, where the training libraries are missing."""
-    try:
-        import gymnasium  # noqa: F401
-        import numpy  # noqa: F401
-        import rich  # noqa: F401
-        import sb3_contrib  # noqa: F401
-        import torch  # noqa: F401
-    except ImportError:
-        raise PaiuteError(_INSTALL) from None
-
-
-def run(args: argparse.Namespace) -> int:
-    """``paiute train ppo``: train, evaluate, checkpoint, then the final tournament."""
-    given = _given(args)
-    quick = bool(getattr(args, "quick", False))
-    resume = bool(getattr(args, "resume", False))
-    if not resume:
-        _check(_settings(given, quick))
-    out_option = getattr(args, "out", None)
-    out = Path(out_option) if out_option is not None else _default_out(given.get("seed", FULL["seed"]))
-    _import_training()
-    import torch
-
-    device = _device(str(getattr(args, "device", "auto")), torch.cuda.is_available)
-    threads = getattr(args, "threads", 1)
-    if threads is not None:
-        if threads < 1:
-            raise PaiuteError(f"--threads must be at least 1, not {threads}")
-        torch.set_num_threads(threads)
-    _prepare_folder(out, resume)
-    counters = {"steps": 0, "deals": 0, "seconds": 0.0, "cpu_seconds": 0.0}
-    if resume:
-        settings, counters = _resumed_settings(out, given, quick)
-        _check(settings)
-    else:
-        settings = _settings(given, quick)
-    results = _Run(settings, out, device, counters, resume).train_and_judge()
-    if getattr(args, "json", False):
-        print(json.dumps(results, indent=2, sort_keys=True))
-    else:
-        _print_table(results)
-    return 0
+def train_and_judge(
+    settings: Settings, out: Path, device: str, counters: dict[str, Any], resume: bool
+) -> dict[str, Any]:
+    """Train the run in ``out`` (from ``counters``, the checkpoint's, when it is resumed), then
+    play its final tournament; what it wrote in results.json."""
+    return _Run(settings, out, device, counters, resume).train_and_judge()
 
 
 class _Run:
@@ -449,7 +210,7 @@ class _Run:
     def _make_model(self, envs: Any) -> Any:
         from sb3_contrib import MaskablePPO
 
-        from paiute.envs.vector import sb3_vec_env
+        from paiute.envs.sb3 import sb3_vec_env
 
         settings = self.settings
         venv = sb3_vec_env(envs)
@@ -526,7 +287,7 @@ class _Run:
         return Hooks()
 
     def _evaluate(self) -> None:
-        from paiute.training.report import evaluate_vector, plot_curve
+        from paiute.training.report import EVAL_SEED, evaluate_vector, plot_curve
 
         settings = self.settings
         margin = evaluate_vector(
@@ -553,6 +314,8 @@ class _Run:
             self.out / "curve.png",
             f"MaskablePPO, seed {settings.seed}: {settings.players} seats, {settings.preset}, "
             f"against {settings.opponents}",
+            players=settings.players,
+            opponents=settings.opponents,
         )
         status = f"{margin.mean:+.3f} [{margin.low:+.3f}, {margin.high:+.3f}]"
         if self.progress is not None and self.task is not None:
@@ -601,7 +364,7 @@ class _Run:
         return f"paiute.training.agent.load:weights={path}"
 
     def _final_tournament(self, agent: str, progress: Progress) -> list[Margin]:
-        from paiute.training.report import final_tournament
+        from paiute.training.report import FINAL_OPPONENTS, final_tournament
 
         settings = self.settings
         if settings.final_boards == 0:
@@ -633,14 +396,14 @@ class _Run:
         import stable_baselines3
         import torch
 
-        from paiute.training.report import write_results
+        from paiute.training.report import EVAL_SEED, write_results
 
         settings = self.settings
         last = self.curve.points()[-1]
         about = {
             "method": "ppo",
             "algorithm": "MaskablePPO",
-            "command": _command(settings, self.out)
+            "command": settings.command(self.out)
             + (f" --threads {torch.get_num_threads()}" if torch.get_num_threads() != 1 else ""),
             "seed": settings.seed,
             "steps": int(self.model.num_timesteps),
@@ -671,26 +434,3 @@ class _Run:
         path = write_results(self.out, rows, **about)
         results: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
         return results
-
-
-def _print_table(results: dict[str, Any]) -> None:
-    """A few lines for the person who ran it: the run, then a row per bot."""
-    last = results["curve"]["last"]
-    print(
-        f"MaskablePPO seed {results['seed']}: {results['steps']:,} steps, {results['deals']:,} training deals, "
-        f"{results['cpu_hours']:.3f} CPU-hours"
-    )
-    print(
-        f"curve: {last['mean']:+.3f} [{last['low']:+.3f}, {last['high']:+.3f}] chips per deal against "
-        f"{results['curve']['opponents']} ({results['curve']['eval_deals']:,} deals)"
-    )
-    rows = results["final_tournament"]
-    if not rows:
-        print("final tournament: skipped (--final-boards 0)")
-        return
-    print(f"final tournament ({rows[0]['boards']:,} boards each, duplicate): margin per deal, 95% interval")
-    for row in rows:
-        low, high = row["low"], row["high"]
-        interval = f"[{low:+.3f}, {high:+.3f}]" if math.isfinite(low) and math.isfinite(high) else "[-, -]"
-        print(f"  vs {row['opponent']:<8} {row['mean']:+.3f} {interval}")
-    print(f"agent: {results['tournament']['agent']}")

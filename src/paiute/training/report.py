@@ -8,12 +8,13 @@ interval, R8.2's chips per deal).
 Two measures:
 
 * :func:`evaluate_vector` — the learning curve's: chips per deal of a policy in the learner's
-  seat against compiled bots in the vector env, on fixed seeds. Against three ``greedy`` bots a
+  seat against compiled bots in the vector env, on fixed seeds (:data:`EVAL_SEED`). Against three ``greedy`` bots a
   ``greedy`` seat wins 0 on average (every seat plays alike and the chips a deal moves sum to
   0, R8), so the figure is the margin over greedy, with the luck of the cards in its interval.
 * :func:`final_tournament` — the published one: a duplicate tournament
   (:func:`~paiute.analysis.tournament.run_tournament`) of the agent, by its dotted path,
-  against each bot, the same boards played in every seating, so the luck cancels.
+  against each bot (:data:`FINAL_OPPONENTS`), the same boards played in every seating, so the
+  luck cancels.
 """
 
 from __future__ import annotations
@@ -32,7 +33,22 @@ import numpy.typing as npt
 from paiute.analysis.tournament import margin, run_tournament
 from paiute.rules import RuleSet
 
-__all__ = ["Curve", "Margin", "evaluate_vector", "final_tournament", "plot_curve", "write_results"]
+__all__ = [
+    "EVAL_SEED",
+    "FINAL_OPPONENTS",
+    "Curve",
+    "Margin",
+    "evaluate_vector",
+    "final_tournament",
+    "plot_curve",
+    "write_results",
+]
+
+#: The vector env's seed of the learning curve's evaluation deals: the same deals at every point
+#: of every run, of either method, so that curves compare.
+EVAL_SEED = 7_000_000
+#: The bots the final tournament plays the agent against, one after the other.
+FINAL_OPPONENTS = ("random", "greedy", "expert")
 
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], npt.NDArray[np.int64]]
 
@@ -85,8 +101,16 @@ class Curve:
         self.path.write_text("".join(json.dumps(p, sort_keys=True) + "\n" for p in kept), encoding="utf-8")
 
 
-def plot_curve(points: Sequence[dict[str, Any]], path: str | os.PathLike[str], title: str) -> None:
-    """Draw the curve (chips per deal against greedy, by training deals, with its interval)."""
+def plot_curve(
+    points: Sequence[dict[str, Any]],
+    path: str | os.PathLike[str],
+    title: str,
+    *,
+    players: int,
+    opponents: str | Sequence[str],
+) -> None:
+    """Draw the curve (chips per deal by training deals, with its interval) against the bots
+    :func:`evaluate_vector` seats for ``players`` and ``opponents``, which the axis names."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -98,13 +122,30 @@ def plot_curve(points: Sequence[dict[str, Any]], path: str | os.PathLike[str], t
     axes.plot(x, [p["mean"] for p in points], marker="o", ms=3, label="agent (95% interval)")
     axes.axhline(0.0, color="grey", lw=1, ls="--", label="greedy")
     axes.set_xlabel("training deals")
-    axes.set_ylabel("chips per deal against 3 greedy bots")
+    axes.set_ylabel("chips per deal against " + _bots_text(players, opponents))
     axes.set_title(title)
     axes.legend(loc="lower right")
     axes.grid(alpha=0.3)
     figure.tight_layout()
     figure.savefig(path)
     plt.close(figure)
+
+
+def _bots_text(players: int, opponents: str | Sequence[str]) -> str:
+    """The bots as the vector env seats them: one spec at each of the ``players - 1`` other
+    seats, or one spec each, in seat order.
+
+    >>> _bots_text(3, "greedy")
+    '2 greedy bots'
+    >>> _bots_text(4, ["greedy", "greedy", "greedy"])
+    '3 greedy bots'
+    >>> _bots_text(4, ["greedy", "random", "greedy"])
+    'greedy, random, greedy, in seat order'
+    """
+    specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+    if len(set(specs)) == 1:
+        return f"{len(specs)} {specs[0]} bot" + ("" if len(specs) == 1 else "s")
+    return ", ".join(specs) + ", in seat order"
 
 
 def evaluate_vector(
@@ -158,7 +199,7 @@ def final_tournament(
     *,
     boards: int,
     seed: int,
-    opponents: Iterable[str] = ("random", "greedy", "expert"),
+    opponents: Iterable[str] = FINAL_OPPONENTS,
     players: int = 4,
     preset: str = "pagat",
     workers: int | None = 1,
