@@ -219,8 +219,13 @@ class ServiceCore:
         table.turn_started = max(table.turn_started, self.clock())
         return table
 
-    async def _refresh(self, rt: Runtime) -> None:
+    async def _refresh(self, rt: Runtime, version: int | None = None) -> None:
+        """Read and apply the events other processes committed; with ``version``, only if
+        the table is not at that version yet once its lock is had (a commit of this process
+        that was under way has applied it: its own NOTIFY is not read back)."""
         async with rt.lock:
+            if version is not None and rt.table.version >= version:
+                return
             missed = await self.calls.read(self.store.events_after, rt.table.id, rt.table.version)
             self._apply(rt, missed)
         if missed:
@@ -231,7 +236,7 @@ class ServiceCore:
         rt = self.runtimes.get(table_id)
         if rt is None or rt.table.version >= version or self._closing:
             return
-        self._spawn(self._refresh(rt))
+        self._spawn(self._refresh(rt, version))
 
     async def _catch_up_all(self) -> None:
         for rt in list(self.runtimes.values()):

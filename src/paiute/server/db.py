@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +45,7 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    func,
     insert,
     or_,
     select,
@@ -52,7 +54,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, InvalidatePoolError, OperationalError, SQLAlchemyError
 
 from paiute.errors import PaiuteError
 from paiute.server.availability import Availability, is_lock_timeout, is_outage
@@ -110,6 +112,33 @@ events_table = Table(
     Column("created", Float, nullable=False),
 )
 
+# The statements of a table's change, built once: each call only binds its values.
+_LOCK_ROW = select(tables_table.c.version).where(tables_table.c.id == bindparam("b_id")).with_for_update()
+# With SET LOCAL lock_timeout in the locking statement itself, so that the lock and its wait
+# take one round trip: the condition is evaluated on the row found, before the row is locked.
+_LOCK_ROW_WAITING = (
+    select(tables_table.c.version)
+    .where(
+        tables_table.c.id == bindparam("b_id"),
+        func.set_config("lock_timeout", bindparam("b_lock_timeout"), True).is_not(None),
+    )
+    .with_for_update()
+)
+# The version moves on only from the one planned for (another process may have got there first).
+_MOVE_ON = (
+    update(tables_table)
+    .where(tables_table.c.id == bindparam("b_id"), tables_table.c.version == bindparam("b_before"))
+    .values(version=bindparam("b_version"), status=bindparam("b_status"), updated=bindparam("b_updated"))
+)
+# And a NOTIFY with the commit (PostgreSQL): RETURNING runs once per row updated, so a
+# version that did not move on sends none.
+_MOVE_ON_NOTIFYING = _MOVE_ON.returning(func.pg_notify(NOTIFY_CHANNEL, bindparam("b_payload")))
+_ADD_EVENTS = insert(events_table)
+_EVENTS_AFTER = (
+    select(events_table)
+    .where(events_table.c.table_id == bindparam("b_id"), events_table.c.version > bindparam("b_version"))
+    .order_by(events_table.c.version)
+)
 
 #: One table's change to store: its id, its new events and its new status.
 Change = tuple[str, list[TableEvent], str]
@@ -133,9 +162,22 @@ class DatabaseTimeouts:
     lock: float = 3.0
 
 
-#: PostgreSQL's pool: the connections kept open, and how many more may be opened at busy times.
-POOL_SIZE = 10
-POOL_OVERFLOW = 20
+#: PostgreSQL's pool: the connections it may open (as calls need them), and how many more may
+#: be opened at busy times and closed once given back (none: opening a connection costs the
+#: database a new process, which a pool that kept fewer than a busy server uses would pay
+#: again and again).
+POOL_SIZE = 30
+POOL_OVERFLOW = 0
+
+#: Seconds a pooled PostgreSQL connection may have been unused and still be handed out
+#: unchecked. One used this recently is taken to be alive (were it dead, its call fails and is
+#: refused like any outage's, and the pool replaces every connection opened before); one idle
+#: longer is checked first (``SELECT 1``) and replaced if dead (the database restarted, a
+#: firewall dropped it), so that a quiet server's first calls never meet a dead connection.
+PING_IDLE = 1.0
+
+#: The key, in a pooled connection's ``info``, of when it was last given back to the pool.
+_RETURNED = "paiute_returned"
 
 #: TCP keepalives of PostgreSQL connections: a server that vanished without closing them
 #: (a cut network) is noticed within about idle + interval * count seconds.
@@ -198,6 +240,17 @@ def _event_row(table_id: str, item: TableEvent) -> dict[str, Any]:
     }
 
 
+def _move_on_values(table_id: str, events: list[TableEvent], status: str) -> dict[str, Any]:
+    """The values of :data:`_MOVE_ON` for a table's new events and status."""
+    return {
+        "b_id": table_id,
+        "b_before": events[0].version - 1,
+        "b_version": events[-1].version,
+        "b_status": status,
+        "b_updated": events[-1].created,
+    }
+
+
 class Store:
     """The tables and events of one database (SQLite or PostgreSQL), and whether it answers
     (:attr:`availability`, which every caller of it reports to)."""
@@ -213,10 +266,13 @@ class Store:
                     self.url,
                     pool_size=POOL_SIZE,
                     max_overflow=POOL_OVERFLOW,
-                    pool_pre_ping=True,
+                    # The connection given back last is taken first: at ordinary loads a few
+                    # stay busy (and are never pinged, PING_IDLE) while the others idle.
+                    pool_use_lifo=True,
                     pool_timeout=timeouts.connect,
                     connect_args=_postgres_options(self.url, timeouts),
                 )
+                _ping_when_idle(self.engine)
             else:
                 self.engine = create_engine(
                     self.url,
@@ -316,12 +372,8 @@ class Store:
 
     @staticmethod
     def _events_after(connection: Connection, table_id: str, version: int) -> list[TableEvent]:
-        query = (
-            select(events_table)
-            .where(events_table.c.table_id == table_id, events_table.c.version > version)
-            .order_by(events_table.c.version)
-        )
-        return [_row_event(row) for row in connection.execute(query)]
+        rows = connection.execute(_EVENTS_AFTER, {"b_id": table_id, "b_version": version})
+        return [_row_event(row) for row in rows]
 
     # -- writing ------------------------------------------------------------------------
 
@@ -353,12 +405,13 @@ class Store:
         connection = self.engine.connect()
         try:
             connection.begin()
-            if wait is not None:
-                milliseconds = max(1, round(wait * 1000))
-                connection.exec_driver_sql(f"SET LOCAL lock_timeout = {milliseconds}")
-            query = select(tables_table.c.version).where(tables_table.c.id == table_id).with_for_update()
             try:
-                row = connection.execute(query).first()
+                if wait is None:
+                    row = connection.execute(_LOCK_ROW, {"b_id": table_id}).first()
+                else:
+                    milliseconds = str(max(1, round(wait * 1000)))
+                    values = {"b_id": table_id, "b_lock_timeout": milliseconds}
+                    row = connection.execute(_LOCK_ROW_WAITING, values).first()
             except OperationalError as error:
                 if wait is None or not is_lock_timeout(error):
                     raise
@@ -386,11 +439,7 @@ class Store:
             return
         connection = locked.connection
         try:
-            self._append(connection, table_id, events, status)
-            connection.execute(
-                text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": NOTIFY_CHANNEL, "payload": f"{table_id}:{events[-1].version}"},
-            )
+            self._append(connection, table_id, events, status, notify=f"{table_id}:{events[-1].version}")
             connection.commit()
         finally:
             connection.close()
@@ -453,15 +502,25 @@ class Store:
         finally:
             locked.connection.close()
 
-    def _append(self, connection: Connection, table_id: str, events: list[TableEvent], status: str) -> None:
-        first, last = events[0].version, events[-1].version
-        result = connection.execute(
-            update(tables_table)
-            .where(tables_table.c.id == table_id, tables_table.c.version == first - 1)
-            .values(version=last, status=status, updated=events[-1].created)
-        )
+    def _append(
+        self,
+        connection: Connection,
+        table_id: str,
+        events: list[TableEvent],
+        status: str,
+        *,
+        notify: str | None = None,
+    ) -> None:
+        """Write a table's new version and events; with ``notify`` (PostgreSQL), send it on
+        :data:`NOTIFY_CHANNEL` with the commit, in the same statement as the version."""
+        values = _move_on_values(table_id, events, status)
+        if notify is None:
+            result = connection.execute(_MOVE_ON, values)
+        else:
+            result = connection.execute(_MOVE_ON_NOTIFYING, {**values, "b_payload": notify})
         if result.rowcount != 1:
-            raise DatabaseError(f"table {table_id!r} changed in the database since version {first - 1}")
+            before = events[0].version - 1
+            raise DatabaseError(f"table {table_id!r} changed in the database since version {before}")
         self._insert(connection, table_id, events)
 
     @staticmethod
@@ -469,32 +528,18 @@ class Store:
         """:meth:`_append` for several tables in two statements (one UPDATE and one INSERT,
         each executed for many rows), fewer round trips than two per table."""
         result = connection.execute(
-            update(tables_table)
-            .where(tables_table.c.id == bindparam("b_id"), tables_table.c.version == bindparam("b_before"))
-            .values(
-                version=bindparam("b_version"), status=bindparam("b_status"), updated=bindparam("b_updated")
-            ),
-            [
-                {
-                    "b_id": table_id,
-                    "b_before": events[0].version - 1,
-                    "b_version": events[-1].version,
-                    "b_status": status,
-                    "b_updated": events[-1].created,
-                }
-                for table_id, events, status in changes
-            ],
+            _MOVE_ON, [_move_on_values(table_id, events, status) for table_id, events, status in changes]
         )
         if result.rowcount != len(changes):  # the dialects used report executemany's rows
             raise DatabaseError("a table changed in the database since the version planned for")
         rows = [_event_row(table_id, item) for table_id, events, _ in changes for item in events]
         if rows:
-            connection.execute(insert(events_table), rows)
+            connection.execute(_ADD_EVENTS, rows)
 
     @staticmethod
     def _insert(connection: Connection, table_id: str, events: list[TableEvent]) -> None:
         if events:
-            connection.execute(insert(events_table), [_event_row(table_id, item) for item in events])
+            connection.execute(_ADD_EVENTS, [_event_row(table_id, item) for item in events])
 
 
 def _postgres_options(url: URL, timeouts: DatabaseTimeouts) -> dict[str, Any]:
@@ -515,6 +560,27 @@ def _postgres_options(url: URL, timeouts: DatabaseTimeouts) -> dict[str, Any]:
     options = {key: value for key, value in wanted.items() if key not in url.query}
     options["options"] = f"{given_text} {settings}".strip()
     return options
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Have the pool check a connection that has idled :data:`PING_IDLE` seconds before it
+    hands it out, and replace it (with every connection opened before it) if it is dead."""
+
+    @event.listens_for(engine.pool, "checkin")
+    def returned(dbapi_connection: Any, record: Any) -> None:
+        if dbapi_connection is not None:  # None: the connection was invalidated
+            record.info[_RETURNED] = time.monotonic()
+
+    @event.listens_for(engine.pool, "checkout")
+    def handed_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        # A connection not yet given back is new (``info`` goes with the DBAPI connection).
+        since = record.info.get(_RETURNED)
+        if since is None or time.monotonic() - since < PING_IDLE:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as error:
+            raise InvalidatePoolError(f"a pooled connection is dead: {error}") from error
 
 
 def _sqlite_pragmas(busy_seconds: float, connection: Any, _record: Any) -> None:
