@@ -365,7 +365,7 @@ class Accounts:
         self.clock = clock
         self.hasher = PasswordHasher()
         per_address, per_name = limits.logins_per_minute, limits.logins_per_name
-        self.by_address = Limiter(per_address / 60.0, per_address)
+        self.by_address = Limiter(per_address / 60.0, per_address, exact=True)
         self.by_name = LoginAttempts(store, per_name)  # shared by every process: in the database
         self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
         self._decoy: str | None = None  # a hash checked for unknown names: the same work

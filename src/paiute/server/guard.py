@@ -141,7 +141,7 @@ class Guard:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.requests = Limiter(limits.address_rate, limits.address_burst)
-        self.creations = Limiter(limits.tables_per_minute / 60.0, limits.tables_per_minute)
+        self.creations = Limiter(limits.tables_per_minute / 60.0, limits.tables_per_minute, exact=True)
         self.chat = Limiter(limits.chat_rate, limits.chat_burst)
         self._tables: OrderedDict[str, list[str]] = OrderedDict()  # address -> tables created
         self._seats: OrderedDict[tuple[str, str], int] = OrderedDict()  # (table, address) -> joins

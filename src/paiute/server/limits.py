@@ -1,8 +1,10 @@
 """Limits on what clients may send: rates per address, token and seat, and sizes and times.
 
-The counting is the ``limits`` library's (a sliding window counter in memory: two counters a
-key, whatever the rate); :class:`Limiter` names one limit ("so many a second, in bursts of
-so many"). A refused message changes nothing; the client is told ``rate_limited``,
+The counting is the ``limits`` library's, in memory: a sliding window counter (two counters
+a key, whatever the rate, which near a window's edge weighs the last window's hits down and so
+may let a few more through), or for the few hits a minute that guard log-ins and new tables
+a moving window (the time of each of the last hits a key, exact); :class:`Limiter` names one
+limit ("so many a second, in bursts of so many"). A refused message changes nothing; the client is told ``rate_limited``,
 ``too_large`` or ``timeout``.
 
 These counts are each process's own. Behind nginx (docs/hosting.md) one client address always
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 
 from limits import RateLimitItemPerSecond
 from limits.storage import MemoryStorage
-from limits.strategies import SlidingWindowCounterRateLimiter
+from limits.strategies import MovingWindowRateLimiter, SlidingWindowCounterRateLimiter
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -61,8 +63,9 @@ class _Store(MemoryStorage):
 
     def _sweep(self) -> None:
         while True:
-            for key in list(self.expirations):
-                self.get(key)  # drops the key's count once its window has expired
+            # The library's own expiry: the counts whose window has passed, and the moving
+            # windows' hits older than their window.
+            self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
             time.sleep(EXPIRE_EVERY)
 
 
@@ -108,16 +111,19 @@ class Limits:
 class Limiter:
     """At most ``rate`` hits a second per key, in bursts of up to ``burst``.
 
-    ``burst`` hits are allowed in every window of ``burst / rate`` seconds (sliding).
+    ``burst`` hits are allowed in every window of ``burst / rate`` seconds (sliding); with
+    ``exact``, never more than ``burst`` in any such window (a moving window: it keeps the
+    time of each of the last ``burst`` hits a key, so it is for small bursts).
     """
 
-    def __init__(self, rate: float, burst: float) -> None:
+    def __init__(self, rate: float, burst: float, *, exact: bool = False) -> None:
         self.rate = rate
         self.burst = burst
         self.unlimited = rate >= UNLIMITED or burst >= UNLIMITED
         amount = max(1, int(burst))
         self._item = RateLimitItemPerSecond(amount, max(1, math.ceil(amount / rate)) if rate > 0 else 1)
-        self._limiter = SlidingWindowCounterRateLimiter(_storage())
+        strategy = MovingWindowRateLimiter if exact else SlidingWindowCounterRateLimiter
+        self._limiter = strategy(_storage())
         self._namespace = f"paiute-{next(_NAMESPACES)}"  # its own keys in the shared store
 
     def take(self, key: str) -> bool:
