@@ -428,17 +428,7 @@ def train(
         progress.cpu_seconds = time.process_time() - cpu
         progress.seconds = time.perf_counter() - wall
         point = _evaluate(learner.model, settings)
-        curve.add(
-            deals=0,
-            decisions=0,
-            mean=point.mean,
-            low=point.low,
-            high=point.high,
-            loss=progress.loss,
-            seconds=round(progress.seconds, 1),
-            cpu_seconds=round(progress.cpu_seconds, 1),
-            warm_deals=settings.warm_deals,
-        )
+        _add_point(curve, progress, point, deals=0, decisions=0, warm_deals=settings.warm_deals)
         if report is not None:
             report(progress, point)
     (out / "settings.json").write_text(json.dumps(settings.to_json(), indent=2) + "\n", encoding="utf-8")
@@ -514,15 +504,11 @@ def _evaluate(model: Any, settings: Settings) -> Margin:
     )
 
 
-def _save(
-    out: Path, learner: Learner, settings: Settings, progress: Progress, point: Margin, curve: Curve
-) -> None:
-    """The curve's point, agent.npz and checkpoint.pt, each written whole or not at all."""
-    import torch
-
+def _add_point(curve: Curve, progress: Progress, point: Margin, **where: int) -> None:
+    """One point of the curve: the margin ``point`` where the training stands (``where``:
+    its deals and decisions, and what else the point records) and what it has cost so far."""
     curve.add(
-        deals=progress.deals,
-        decisions=progress.decisions,
+        **where,
         mean=point.mean,
         low=point.low,
         high=point.high,
@@ -530,6 +516,15 @@ def _save(
         seconds=round(progress.seconds, 1),
         cpu_seconds=round(progress.cpu_seconds, 1),
     )
+
+
+def _save(
+    out: Path, learner: Learner, settings: Settings, progress: Progress, point: Margin, curve: Curve
+) -> None:
+    """The curve's point, agent.npz and checkpoint.pt, each written whole or not at all."""
+    import torch
+
+    _add_point(curve, progress, point, deals=progress.deals, decisions=progress.decisions)
     plot_curve(
         curve.points(),
         out / "curve.png",
