@@ -16,12 +16,15 @@ from paiute.compiled.pyrandom import STATE_SIZE, randrange_kernel, seed, seed_ro
 SEEDS = [0, 1, 7, 2**31, 2**32 - 1, 2**32, 2**32 + 5, 2**40 + 7, 2**62 + 3, 2**63 - 1]
 
 
-def test_seed_rows_seeds_each_row_as_seed_does() -> None:
-    values = np.array(SEEDS + [random.Random(1).randrange(2**63) for _ in range(7)], dtype=np.int64)
-    rows = np.random.default_rng(2).permutation(values.size + 3)[: values.size].astype(np.int64)
-    together = np.zeros((values.size + 3, STATE_SIZE), dtype=np.uint32)
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 5, 6, 7, 17])
+def test_seed_rows_seeds_each_row_as_seed_does(count: int) -> None:
+    """Groups of four rows, and a last group of one to three, which the last row fills out
+    (only the given rows change)."""
+    values = np.array(SEEDS + [random.Random(1).randrange(2**63) for _ in range(7)], dtype=np.int64)[-count:]
+    rows = np.random.default_rng(count).permutation(values.size + 3)[: values.size].astype(np.int64)
+    together = np.random.default_rng(0).integers(2**32, size=(values.size + 3, STATE_SIZE), dtype=np.uint32)
     one_by_one = together.copy()
-    seed_rows(together, rows, values)  # 17 rows: four groups of four and one alone
+    seed_rows(together, rows, values)
     for row, value in zip(rows.tolist(), values.tolist(), strict=True):
         seed(one_by_one, row, value)
     assert np.array_equal(together, one_by_one)

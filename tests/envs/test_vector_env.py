@@ -411,6 +411,7 @@ def test_r2_3_compiled_draws_of_fresh_deals_are_numpys(players: int) -> None:
     for _ in range(3):
         dealers = np.empty(len(ours), dtype=np.int64)
         chance = np.empty(len(ours), dtype=np.int64)
-        vector_module.kernels.draw_fresh_deals(*entry_points(), addresses, players, dealers, chance)
+        rows = np.arange(len(ours), dtype=np.int64)
+        vector_module.kernels.draw_fresh_deals(*entry_points(), addresses, rows, players, dealers, chance)
         expected = [(int(g.integers(players)), int(g.integers(2**63))) for g in numpy_generators]
         assert list(zip(dealers.tolist(), chance.tolist(), strict=True)) == expected

@@ -25,7 +25,7 @@ from typing import Any, TypeVar, cast
 
 import numba
 
-__all__ = ["inline", "jit"]
+__all__ = ["entry_point", "inline", "jit"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -41,3 +41,15 @@ def inline(function: F) -> F:
     """A helper of the kernels, inlined into its callers by Numba (a call that passes the
     state, a tuple of some forty arrays, costs more than most helpers' work)."""
     return cast(F, numba.njit(inline="always", **OPTIONS)(function))
+
+
+def entry_point(kernel: Any, *args: Any) -> Callable[..., Any]:
+    """The compiled function that ``kernel(*args)`` runs, loaded from the disk cache or
+    compiled as that call would: a caller that calls a kernel over and over with arguments of
+    the same types calls this instead and skips Numba's dispatch, which types every argument
+    anew at each call (a tuple of arrays, such as the state, element by element, in Python).
+
+    Nothing checks the arguments of a call through it: each must have the type its
+    counterpart in ``args`` has (an array the same dtype, dimensions and layout, a C-contiguous
+    one C-contiguous), or the kernel reads memory it does not own."""
+    return cast(Callable[..., Any], kernel.compile(tuple(kernel.typeof_pyval(arg) for arg in args)))

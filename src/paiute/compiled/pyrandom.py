@@ -86,14 +86,10 @@ def seed(state: Any, row: int, value: int) -> None:
 def seed_rows(state: Any, rows: Any, values: Any) -> None:
     """:func:`seed` of ``state[rows[i]]`` with ``values[i]``, for every ``i``: four generators
     at a time, side by side (each one's words are a chain, every step waiting on the one
-    before; four chains keep the processor busy where one leaves it waiting)."""
-    n = rows.size
-    first = 0
-    while first + 4 <= n:
-        _seed_four(state, rows[first : first + 4], values[first : first + 4])
-        first += 4
-    for i in range(first, n):
-        seed(state, rows[i], values[i])
+    before; four chains keep the processor busy where one leaves it waiting), a last group of
+    fewer than four in the time of one."""
+    for first in range(0, rows.size, 4):
+        _seed_four(state, rows, values, first)
 
 
 @inline
@@ -108,14 +104,19 @@ def _key_words(value: int) -> tuple[int, int]:
 
 
 @inline
-def _seed_four(state: Any, rows: Any, values: Any) -> None:
-    """:func:`seed` of four rows at once (the same steps, interleaved)."""
-    r0, r1, r2, r3 = rows[0], rows[1], rows[2], rows[3]
+def _seed_four(state: Any, rows: Any, values: Any, first: int) -> None:
+    """:func:`seed` of the rows ``rows[first:first + 4]`` at once (the same steps,
+    interleaved). Where fewer than four are left, the last one fills the other lanes: lanes
+    that seed one row compute the same words, and each step reads every lane's word before
+    it writes any, so the row gets them as if seeded alone."""
+    last = rows.size - 1
+    k0, k1, k2, k3 = first, min(first + 1, last), min(first + 2, last), min(first + 3, last)
+    r0, r1, r2, r3 = rows[k0], rows[k1], rows[k2], rows[k3]
     # What init_by_array adds at step k: word j = k mod length of the key, plus j.
-    even0, odd0 = _key_words(values[0])
-    even1, odd1 = _key_words(values[1])
-    even2, odd2 = _key_words(values[2])
-    even3, odd3 = _key_words(values[3])
+    even0, odd0 = _key_words(values[k0])
+    even1, odd1 = _key_words(values[k1])
+    even2, odd2 = _key_words(values[k2])
+    even3, odd3 = _key_words(values[k3])
     for k in range(_N):
         state[r0, k] = _START[k]
         state[r1, k] = _START[k]

@@ -67,20 +67,20 @@ table, not a Python round trip per bot decision.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from paiute.actions import NUM_ACTIONS
 from paiute.compiled import state as core
 from paiute.compiled import tables as core_tables
+from paiute.compiled.compilation import entry_point
 from paiute.compiled.greedy import GREEDY_WORK, greedy_tables
 from paiute.compiled.playout import policy_tables
 from paiute.envs import vector_kernels as kernels
@@ -89,9 +89,9 @@ from paiute.envs.encoding import Float32Array, Int8Array, ObservationEncoder, ru
 from paiute.envs.vector_infos import put, put_deal_ends, step_info
 from paiute.envs.vector_tables import (
     BoolArray,
+    Matches,
     OpponentPolicy,
     Seat,
-    TableGenerator,
     entry_points,
     parse_opponent,
 )
@@ -101,7 +101,6 @@ from paiute.rules import DEFAULT_MAX_TURNS, MAX_SEATS
 __all__ = ["OpponentPolicy", "PaiuteVectorEnv"]
 
 _SCRATCH = 40  # the kernels' legal-action, live-count and held-card room
-_SEED_BOUND = 2**63  # SeededChance(int(np_random.integers(2**63))), as EnvTable deals
 
 
 class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.int64], np.ndarray[Any, Any]]):
@@ -206,16 +205,17 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
         self._scratch = np.zeros(_SCRATCH, dtype=np.int64)
         self._all = np.arange(num_envs, dtype=np.int64)
         self._learner = np.full(num_envs, seat, dtype=np.int64)
-        # Each table's generator (its np_random) and match, as PaiuteEnv keeps them.
-        self._rngs: list[TableGenerator | None] = [None] * num_envs
-        self._addresses = np.zeros(num_envs, dtype=np.uint64)  # each generator's state
-        self._started = [False] * num_envs
-        self._unstarted = num_envs
-        self._next_dealer = [0] * num_envs
+        self._matches = Matches(num_envs, seats, carry_match)
+        self._dealers = np.zeros(num_envs, dtype=np.int64)  # room for a step's fresh deals
+        self._chance = np.zeros(num_envs, dtype=np.int64)
         self._penalty = np.zeros(num_envs, dtype=np.float64)
         self._dealt = False
         self._abandoned: dict[int, tuple[int, int]] = {}  # table -> (why_illegal's code, action)
         self._last_masks = np.ones((num_envs, NUM_ACTIONS), dtype=np.int8)
+        # The kernels a step calls, without Numba's dispatch: every argument is one of these
+        # arrays, or a C-contiguous int64, bool or int8 array made for the call.
+        self._play_kernel: Callable[..., Any] | None = None
+        self._deal_kernel: Callable[..., Any] | None = None
         _prepare_kernels()
 
     # -- episodes --------------------------------------------------------------------------
@@ -266,63 +266,37 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
         ):
             raise PaiuteError(f"R2.2 dealer seat {dealer!r} is not one of the {players} seats")
         fresh = not self.carry_match
-        if seeds is None and dealer is None and fresh and not self._unstarted:
+        t = self._tables
+        if seeds is None and dealer is None and fresh and not self._matches.unstarted:
             # A step's deals: started tables, each deal a fresh table, drawn in compiled code.
-            dealers = np.empty(rows.size, dtype=np.int64)
-            chance = np.empty(rows.size, dtype=np.int64)
-            kernels.draw_fresh_deals(*entry_points(), self._addresses[rows], players, dealers, chance)
+            next32, next64 = entry_points()
+            states = self._matches.addresses
+            args = (
+                next32,
+                next64,
+                states,
+                self._batch,
+                t,
+                self._params,
+                rows,
+                players,
+                self._dealers,
+                self._chance,
+            )
+            if self._deal_kernel is None:
+                self._deal_kernel = entry_point(kernels.deal_fresh_tables, *args)
+            self._deal_kernel(*args)
         else:
-            dealers, chance = self._draw_deals(rows, [None] * rows.size if seeds is None else seeds, dealer)
-        t = self._tables
-        if fresh:
-            t.balance[rows] = 0
-            t.carried[rows] = 0
-        kernels.deal_tables(self._batch, t, self._params, rows, dealers, chance)
-        self._penalty[rows] = 0.0
+            dealers, chance = self._matches.draw(
+                t, rows, [None] * rows.size if seeds is None else seeds, dealer
+            )
+            if fresh:
+                t.balance[rows] = 0
+                t.carried[rows] = 0
+            kernels.deal_tables(self._batch, t, self._params, rows, dealers, chance)
+        if self.illegal == "replace":
+            self._penalty[rows] = 0.0
         self._dealt = True
-
-    def _draw_deals(
-        self, rows: npt.NDArray[np.int64], seeds: Sequence[int | None], dealer: int | None
-    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """What :meth:`_deal` draws, table by table: each one's dealer and chance seed, after
-        starting a new match where it is seeded or has none yet (seeding its bots)."""
-        players = self.players
-        t = self._tables
-        dealers: list[int] = []
-        chance: list[int] = []
-        bot_rows: list[int] = []
-        bot_seeds: list[int] = []
-        rngs = self._rngs
-        started = self._started
-        next_dealer = self._next_dealer
-        fresh = not self.carry_match
-        for row, seed in zip(rows.tolist(), seeds, strict=True):
-            rng = rngs[row]
-            if seed is not None or rng is None:
-                rng = rngs[row] = TableGenerator(seeding.np_random(seed)[0])
-                self._addresses[row] = rng.address
-            if seed is not None or not started[row]:
-                t.balance[row] = 0
-                t.carried[row] = 0
-                next_dealer[row] = rng.integers(players)
-                for place, who in enumerate(self._seats):
-                    if who is None:
-                        continue
-                    drawn = rng.integers(2**31)
-                    bot_rows.append(row * MAX_SEATS + place)
-                    bot_seeds.append(drawn if who.seed is None else who.seed)
-                if not started[row]:
-                    self._unstarted -= 1
-                    started[row] = True
-            if fresh:  # one deal, one match: a fresh table
-                next_dealer[row] = rng.integers(players)
-            if dealer is not None:
-                next_dealer[row] = dealer
-            dealers.append(next_dealer[row])
-            chance.append(rng.integers(_SEED_BOUND))
-        if bot_rows:
-            kernels.seed_bots(t, np.array(bot_rows, dtype=np.int64), np.array(bot_seeds, dtype=np.int64))
-        return np.array(dealers, dtype=np.int64), np.array(chance, dtype=np.int64)
 
     def step(
         self, actions: npt.ArrayLike
@@ -336,10 +310,10 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
             raise PaiuteError(
                 f"actions must be {n} integer action ids, one per table; got shape {ids.shape} of {ids.dtype}"
             )
-        ids = ids.astype(np.int64)
+        ids = np.array(ids, dtype=np.int64, order="C")  # the kernel's type, and the caller's array kept
         resetting = self._tables.end != 0  # deals that ended at the last step (or reset)
         if resetting.any():
-            rows = np.flatnonzero(resetting)
+            rows = resetting.nonzero()[0]
             if self.autoreset_mode is AutoresetMode.DISABLED:
                 raise PaiuteError(
                     f"env {int(rows[0])}'s deal has ended: reset it first (options={{'reset_mask': ...}})"
@@ -348,15 +322,15 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
         observations, masks, replaced = self._run(ids, ~resetting)
         end = self._tables.end
         done = end != 0
+        ended = done.nonzero()[0]
         rewards = np.zeros(n, dtype=np.float64)
-        rewards[done] = self._tables.rewards[done, self.seat]
+        rewards[ended] = self._tables.rewards[ended, self.seat]
         if self.illegal == "terminate":
-            rewards[end == kernels.END_ILLEGAL] = self.illegal_reward
+            rewards[ended[end[ended] == kernels.END_ILLEGAL]] = self.illegal_reward
         for row in replaced:
             rewards[row] += self.illegal_reward
         truncated = end == kernels.END_CUT
         terminated = done & ~truncated
-        ended = np.flatnonzero(done)
         if self.autoreset_mode is AutoresetMode.SAME_STEP and ended.size:
             # The ended deals' last observation and info go to final_obs and final_info; their
             # tables are dealt again at once.
@@ -391,28 +365,29 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
         """``kernels.play``: ``ids`` checked against ``legal_masks`` (the masks last given for
         the seats to act), writing the learner's observation and mask of every table it leaves
         with the learner to act or the deal ended."""
-        return int(
-            kernels.play(
-                self._batch,
-                self._tables,
-                self._core_tables,
-                self._greedy,
-                self._playout,
-                self._params,
-                self._kinds,
-                ids,
-                acting,
-                legal_masks,
-                abandon,
-                reasons,
-                self._work,
-                self._scratch,
-                self._view,
-                self.seat,
-                observations,
-                masks,
-            )
+        args = (
+            self._batch,
+            self._tables,
+            self._core_tables,
+            self._greedy,
+            self._playout,
+            self._params,
+            self._kinds,
+            ids,
+            acting,
+            legal_masks,
+            abandon,
+            reasons,
+            self._work,
+            self._scratch,
+            self._view,
+            self.seat,
+            observations,
+            masks,
         )
+        if self._play_kernel is None:
+            self._play_kernel = entry_point(kernels.play, *args)
+        return int(self._play_kernel(*args))
 
     def _run(
         self, ids: npt.NDArray[np.int64], acting: BoolArray
@@ -440,7 +415,7 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
             ids = ids.copy()
             for row in refused.tolist():  # "replace": a legal action from the table's generator
                 legal = np.flatnonzero(self._observe(np.array([row]), self._learner[:1])[1][0])
-                rng = self._rngs[row]
+                rng = self._matches.generators[row]
                 assert rng is not None
                 played = int(legal[rng.integers(len(legal))])
                 error = refusal(
@@ -456,8 +431,8 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
                 replaced[row] = extra
                 self._penalty[row] += self.illegal_reward
                 ids[row] = played
-        if abandon:
-            for row in np.flatnonzero(reasons).tolist():
+        if abandon and reasons.any():
+            for row in reasons.nonzero()[0].tolist():
                 self._abandoned[row] = (int(reasons[row]), int(ids[row]))
         while waiting > 0:
             waiting = self._ask_policies(observations, masks)
@@ -542,8 +517,7 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
         t = self._tables
         if rows.size:
             ends = t.end[rows]
-            for row, dealer in zip(rows.tolist(), batch.dealer[rows].tolist(), strict=True):
-                self._next_dealer[row] = (dealer + 1) % players  # R2.3
+            self._matches.pass_the_deal(rows, batch.dealer[rows])
             put_deal_ends(info, rows, ends, batch, t, players)
             # ``turns``, in PaiuteEnv's end-of-deal info too, is every row's already.
             illegal = rows[ends == kernels.END_ILLEGAL]
@@ -619,7 +593,7 @@ def _prepare_kernels() -> None:
         kernels.observe,
         kernels.deal_tables,
         kernels.seed_bots,
-        kernels.draw_fresh_deals,
+        kernels.deal_fresh_tables,
     )
     try:
         cached = all(getattr(kernel, "_cache")._cache_file._load_index() for kernel in compiled)  # noqa: B009

@@ -18,12 +18,15 @@ from paiute.rules import MAX_SEATS
 
 __all__ = ["put", "put_deal_ends", "step_info"]
 
-_END_NAMES = {
-    kernels.END_OVER: END_OVER,
-    kernels.END_DEAD: END_DEAD,
-    kernels.END_CUT: END_CUT,
-    kernels.END_ILLEGAL: END_ILLEGAL,
-}
+# Each ``kernels.END_*`` code's name and rule, object arrays indexed by the code.
+_END_NAMES = np.full(5, None, dtype=object)
+_END_NAMES[[kernels.END_OVER, kernels.END_DEAD, kernels.END_CUT, kernels.END_ILLEGAL]] = [
+    END_OVER,
+    END_DEAD,
+    END_CUT,
+    END_ILLEGAL,
+]
+_END_RULES = np.array([END_RULES.get(name) for name in _END_NAMES], dtype=object)
 # The seats of each winners bit mask (R7.3), lowest first.
 _WINNERS = tuple(
     tuple(seat for seat in range(MAX_SEATS) if mask >> seat & 1) for mask in range(1 << MAX_SEATS)
@@ -55,15 +58,26 @@ def put_deal_ends(
 ) -> None:
     """What ``PaiuteEnv`` puts in the ``info`` of the step that ends a deal, for each table of
     ``rows`` whose deal ended as ``ends`` says: how (``end``, ``rule``), the chips each seat
-    won or lost (R8), its reward, the pot and the winners (R7.3)."""
-    names = [_END_NAMES[end] for end in ends.tolist()]
-    put(info, "end", rows, names)
-    put(info, "rule", rows, [END_RULES[name] for name in names])
-    put(info, "chips", rows, batch.payouts[rows, :players].tolist())
-    put(info, "rewards", rows, tables.rewards[rows, :players].tolist())
-    put(info, "pot", rows, batch.pot[rows].tolist())
+    won or lost (R8), its reward, the pot and the winners (R7.3); ``info`` has none of these
+    keys yet."""
+    n = info["_action_mask"].size
+    present = np.zeros(n, dtype=bool)
+    present[rows] = True
+    pot = np.zeros(n, dtype=np.int64)
+    pot[rows] = batch.pot[rows]
     winners = np.where(ends == kernels.END_OVER, batch.winners[rows], 0).tolist()
-    put(info, "winners", rows, [list(_WINNERS[w]) for w in winners])
+    for key, values in (
+        ("end", _END_NAMES[ends]),
+        ("rule", _END_RULES[ends]),
+        ("chips", batch.payouts[rows, :players].tolist()),
+        ("rewards", tables.rewards[rows, :players].tolist()),
+        ("winners", [list(_WINNERS[w]) for w in winners]),
+    ):
+        array = info[key] = np.empty(n, dtype=object)  # Nones
+        for row, value in zip(rows.tolist(), values, strict=True):
+            array[row] = value
+        info[f"_{key}"] = present.copy()
+    info["pot"], info["_pot"] = pot, present
 
 
 def put(info: dict[str, Any], key: str, rows: npt.NDArray[np.int64], values: Sequence[Any]) -> None:
@@ -71,8 +85,7 @@ def put(info: dict[str, Any], key: str, rows: npt.NDArray[np.int64], values: Seq
     first value's type (an object array for anything but a number) and its ``_key`` mask."""
     array = info.get(key)
     if array is None:
-        first = values[0]
-        kind = type(first)
+        kind = type(values[0])
         n = info["_action_mask"].size
         array = np.zeros(n, dtype=kind) if kind in (int, float, bool) else np.empty(n, dtype=object)  # Nones
         info[key], info[f"_{key}"] = array, np.zeros(n, dtype=bool)

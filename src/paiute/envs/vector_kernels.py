@@ -77,6 +77,7 @@ __all__ = [
     "PLAYOUT",
     "RANDOM",
     "Tables",
+    "deal_fresh_tables",
     "deal_tables",
     "draw_fresh_deals",
     "new_tables",
@@ -147,22 +148,50 @@ def seed_bots(t: Any, rows: Any, seeds: Any) -> None:
 
 
 @jit
-def draw_fresh_deals(next32: Any, next64: Any, states: Any, players: int, dealers: Any, chance: Any) -> None:
+def draw_fresh_deals(
+    next32: Any, next64: Any, states: Any, rows: Any, players: int, dealers: Any, chance: Any
+) -> None:
     """What ``PaiuteEnv.reset`` draws from a fresh table's ``np_random`` for its deal, for the
-    table whose PCG64 state is at address ``states[i]`` (``next32``, ``next64``: the C entry
-    points of :func:`paiute.envs.vector_tables.entry_points`): ``dealers[i]``, the dealer,
-    ``integers(players)`` (R2.3), then ``chance[i]``, the seed of the deal's chance,
-    ``integers(2**63)`` (R10.1), as ``Generator.integers`` draws them: Lemire's rejection on
-    32-bit words, and below ``2**63`` a 64-bit word's upper 63 bits (the rejection's threshold
-    there is 0)."""
+    table ``rows[i]``, whose PCG64 state is at address ``states[rows[i]]`` (``next32``,
+    ``next64``: the C entry points of :func:`paiute.envs.vector_tables.entry_points`):
+    ``dealers[i]``, the dealer, ``integers(players)`` (R2.3), then ``chance[i]``, the seed of
+    the deal's chance, ``integers(2**63)`` (R10.1), as ``Generator.integers`` draws them:
+    Lemire's rejection on 32-bit words, and below ``2**63`` a 64-bit word's upper 63 bits (the
+    rejection's threshold there is 0)."""
     threshold = (2**32 - players) % players
-    for i in range(states.size):
-        m = np.int64(next32(states[i])) * players
+    for i in range(rows.size):
+        state = states[rows[i]]
+        m = np.int64(next32(state)) * players
         if m & 0xFFFFFFFF < players:
             while m & 0xFFFFFFFF < threshold:
-                m = np.int64(next32(states[i])) * players
+                m = np.int64(next32(state)) * players
         dealers[i] = m >> 32
-        chance[i] = np.int64(next64(states[i]) >> np.uint64(1))
+        chance[i] = np.int64(next64(state) >> np.uint64(1))
+
+
+@jit
+def deal_fresh_tables(
+    next32: Any,
+    next64: Any,
+    states: Any,
+    s: Any,
+    t: Any,
+    params: Any,
+    rows: Any,
+    players: int,
+    dealers: Any,
+    chance: Any,
+) -> None:
+    """A fresh table's deal at each table ``rows[i]`` (one deal, one match: the ledger and the
+    pot start empty): its dealer and chance seed drawn by :func:`draw_fresh_deals`, then dealt
+    by :func:`deal_tables`; ``dealers`` and ``chance`` are room for ``rows.size`` draws."""
+    draw_fresh_deals(next32, next64, states, rows, players, dealers, chance)
+    for i in range(rows.size):
+        d = rows[i]
+        for seat in range(MAX_SEATS):
+            t.balance[d, seat] = 0
+        t.carried[d] = 0
+    deal_tables(s, t, params, rows, dealers, chance)
 
 
 @jit

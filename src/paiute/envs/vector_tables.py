@@ -1,25 +1,35 @@
 """What the compiled vector env (:mod:`paiute.envs.vector`) keeps of a table in Python: who
-sits at each other seat, parsed from its spec or given as a policy, and the table's own
-generator, which draws as ``PaiuteEnv``'s ``np_random`` does."""
+sits at each other seat, parsed from its spec or given as a policy, the table's own
+generator, which draws as ``PaiuteEnv``'s ``np_random`` does, and where its match stands."""
 
 from __future__ import annotations
 
 import ctypes
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium.utils import seeding
 
 from paiute.envs import vector_kernels as kernels
 from paiute.envs.encoding import Float32Array
 from paiute.errors import PaiuteError
 from paiute.players.levels import level_spec
 from paiute.players.registry import parse_spec
+from paiute.rules import MAX_SEATS
 
-__all__ = ["BoolArray", "OpponentPolicy", "Seat", "TableGenerator", "entry_points", "parse_opponent"]
+__all__ = [
+    "BoolArray",
+    "Matches",
+    "OpponentPolicy",
+    "Seat",
+    "TableGenerator",
+    "entry_points",
+    "parse_opponent",
+]
 
 BoolArray = npt.NDArray[np.bool_]
 #: A policy at the other seats: ``policy(observations, masks) -> actions`` (see
@@ -29,6 +39,7 @@ OpponentPolicy = Callable[[Float32Array, BoolArray], npt.ArrayLike]
 _KINDS = {"random": kernels.RANDOM, "greedy": kernels.GREEDY, "playout": kernels.PLAYOUT}
 _OPTIONS = {"random": ("seed",), "greedy": ("aggression", "horizon", "seed"), "playout": ("seed",)}
 _MASK64 = (1 << 64) - 1
+_SEED_BOUND = 2**63  # SeededChance(int(np_random.integers(2**63))), as EnvTable deals
 
 
 class TableGenerator:
@@ -124,3 +135,76 @@ def parse_opponent(spec: str | OpponentPolicy) -> Seat:
     if not 0.0 <= seat.aggression <= 1.0 or seat.horizon < 2:
         raise PaiuteError(f"opponent {spec!r}: aggression must lie in 0..1 and horizon be at least 2")
     return seat
+
+
+class Matches:
+    """Each table's generator (its ``np_random``) and match, as ``PaiuteEnv`` keeps them:
+    whether the match has started and who deals next. ``seats`` are the env's seats (``None``
+    for the learner's); with ``carry_match`` a match goes on from deal to deal, else each
+    deal is a match of its own at a fresh table."""
+
+    def __init__(self, num_envs: int, seats: list[Seat | None], carry_match: bool) -> None:
+        self.seats = seats
+        self.players = len(seats)
+        self.carry_match = carry_match
+        self.generators: list[TableGenerator | None] = [None] * num_envs
+        self.addresses = np.zeros(num_envs, dtype=np.uint64)  # each generator's state
+        self.started = [False] * num_envs
+        self.unstarted = num_envs  # tables whose first match has not started
+        self.next_dealer = [0] * num_envs
+
+    def draw(
+        self,
+        tables: kernels.Tables,
+        rows: npt.NDArray[np.int64],
+        seeds: Sequence[int | None],
+        dealer: int | None,
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """What a deal at each of ``rows`` draws from its table's generator, in its order: a
+        new match where seeded (``seeds``, one a row) or not yet started (the first dealer,
+        then a seed per bot, seeding the bots of ``tables``), the dealer of a fresh table
+        (R2.3), then the deal's chance (R10.1). Returns each row's dealer (``dealer`` where
+        given) and chance seed."""
+        players = self.players
+        dealers: list[int] = []
+        chance: list[int] = []
+        bot_rows: list[int] = []
+        bot_seeds: list[int] = []
+        generators = self.generators
+        started = self.started
+        next_dealer = self.next_dealer
+        fresh = not self.carry_match
+        for row, seed in zip(rows.tolist(), seeds, strict=True):
+            rng = generators[row]
+            if seed is not None or rng is None:
+                rng = generators[row] = TableGenerator(seeding.np_random(seed)[0])
+                self.addresses[row] = rng.address
+            if seed is not None or not started[row]:
+                tables.balance[row] = 0
+                tables.carried[row] = 0
+                next_dealer[row] = rng.integers(players)
+                for place, who in enumerate(self.seats):
+                    if who is None:
+                        continue
+                    drawn = rng.integers(2**31)
+                    bot_rows.append(row * MAX_SEATS + place)
+                    bot_seeds.append(drawn if who.seed is None else who.seed)
+                if not started[row]:
+                    self.unstarted -= 1
+                    started[row] = True
+            if fresh:  # one deal, one match: a fresh table
+                next_dealer[row] = rng.integers(players)
+            if dealer is not None:
+                next_dealer[row] = dealer
+            dealers.append(next_dealer[row])
+            chance.append(rng.integers(_SEED_BOUND))
+        if bot_rows:
+            kernels.seed_bots(tables, np.array(bot_rows, dtype=np.int64), np.array(bot_seeds, dtype=np.int64))
+        return np.array(dealers, dtype=np.int64), np.array(chance, dtype=np.int64)
+
+    def pass_the_deal(self, rows: npt.NDArray[np.int64], dealers: npt.NDArray[np.int64]) -> None:
+        """The deals at ``rows``, dealt by ``dealers``, have ended: the deal passes to the left
+        (R2.3) where the match goes on (a fresh table draws its dealer)."""
+        if self.carry_match:
+            for row, dealer in zip(rows.tolist(), dealers.tolist(), strict=True):
+                self.next_dealer[row] = (dealer + 1) % self.players
