@@ -43,3 +43,19 @@ def test_the_curves_axis_names_the_bots_the_evaluation_seats(
     plot_curve(POINTS, tmp_path / "curve.png", "a run", players=players, opponents=opponents)
     assert labels == [label]
     assert (tmp_path / "curve.png").stat().st_size > 0
+
+
+def test_the_curves_zero_line_is_break_even_whoever_the_bots_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Against ``random`` bots 0 chips a deal is break-even (R8), not greedy's level."""
+    lines: list[str] = []
+    axhline = axes.Axes.axhline
+
+    def spy(self: Any, *args: Any, **kwargs: Any) -> Any:
+        lines.append(kwargs.get("label", ""))
+        return axhline(self, *args, **kwargs)
+
+    monkeypatch.setattr(axes.Axes, "axhline", spy)
+    plot_curve(POINTS, tmp_path / "curve.png", "a run", players=2, opponents="random")
+    assert lines == ["break-even"]

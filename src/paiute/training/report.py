@@ -120,7 +120,8 @@ def plot_curve(
     x = [p["deals"] for p in points]
     axes.fill_between(x, [p["low"] for p in points], [p["high"] for p in points], alpha=0.25, lw=0)
     axes.plot(x, [p["mean"] for p in points], marker="o", ms=3, label="agent (95% interval)")
-    axes.axhline(0.0, color="grey", lw=1, ls="--", label="greedy")
+    # 0 is break-even: what a seat playing as the bots play wins on average (R8's chips sum to 0).
+    axes.axhline(0.0, color="grey", lw=1, ls="--", label="break-even")
     axes.set_xlabel("training deals")
     axes.set_ylabel("chips per deal against " + _bots_text(players, opponents))
     axes.set_title(title)
