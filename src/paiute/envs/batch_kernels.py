@@ -420,10 +420,13 @@ def observe_row(
             out[row, o + layout[S_NOT_DRAWN]] = 1
     # The seat to act (once the deal has ended: the seat that acted last).
     out[row, seats + ((seat - observer) % players) * block + layout[S_TO_ACT]] = 1
-    for card in range(cards):
-        holder = s.known[d, card]
-        if holder >= 0:  # taken from the pile, or the face-up upcard (R4.5, R2.6)
-            out[row, seats + ((holder - observer) % players) * block + layout[S_KNOWN] + card] = 1
+    # The cards known to be in each hand: taken from the pile, or the face-up upcard (R4.5,
+    # R2.6). Each seat's plane is written whole: a test a card costs less than a branch.
+    for k in range(players):
+        holder = (observer + k) % players
+        plane = out[row, seats + k * block + layout[S_KNOWN] : seats + k * block + layout[S_KNOWN] + cards]
+        for card in range(cards):
+            plane[card] = s.known[d, card] == holder
     for i in range(s.n_calls[d]):  # R6.5: the shown cards, face up
         o = seats + ((s.call_seat[d, i] - observer) % players) * block
         out[row, o + layout[S_CALLED]] = 1
