@@ -322,6 +322,34 @@ def test_bad_steps_are_one_line_errors() -> None:
     envs.step(masked_actions(info, rng))
 
 
+@pytest.mark.parametrize("layout", ["int8", "uint16", "int32 strided", "int64 reversed", "int64 read-only"])
+def test_actions_of_any_integer_type_and_layout_play_as_int64_ones(layout: str) -> None:
+    """The step's kernels are called without Numba's typing (fixed argument types): the
+    actions, whatever their integer dtype, strides or flags, are played as the same ids in a
+    C-contiguous int64 array, and the caller's array is left as it was."""
+    ours, theirs = make(4, players=3, opponents="greedy"), make(4, players=3, opponents="greedy")
+    _, info = ours.reset(seed=7)
+    theirs.reset(seed=7)
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        ids = masked_actions(info, rng)
+        if layout == "int32 strided":
+            given = np.repeat(ids.astype(np.int32), 2)[::2]
+        elif layout == "int64 reversed":
+            given = ids[::-1].copy()[::-1]
+        else:
+            given = ids.astype(layout.split()[0])
+        if layout == "int64 read-only":
+            given.flags.writeable = False
+        kept = given.copy()
+        observations, rewards, terminated, truncated, info = ours.step(given)
+        expected = theirs.step(ids.astype(np.int64))
+        assert np.array_equal(given, kept)
+        assert np.array_equal(observations, expected[0])
+        assert np.array_equal(rewards, expected[1])
+        assert np.array_equal(terminated | truncated, expected[2] | expected[3])
+
+
 def test_a_policy_at_the_other_seats_is_asked_once_a_round_for_all_its_tables() -> None:
     """Self-play: a callable at two seats gets, in one call, every table where one of them is
     to act, each row what that seat sees (it is to act: ``my_turn``), with its legal actions."""
