@@ -424,7 +424,8 @@ def observe_row(
     # R2.6). Each seat's plane is written whole: a test a card costs less than a branch.
     for k in range(players):
         holder = (observer + k) % players
-        plane = out[row, seats + k * block + layout[S_KNOWN] : seats + k * block + layout[S_KNOWN] + cards]
+        at = seats + k * block + layout[S_KNOWN]
+        plane = out[row, at : at + cards]
         for card in range(cards):
             plane[card] = s.known[d, card] == holder
     for i in range(s.n_calls[d]):  # R6.5: the shown cards, face up

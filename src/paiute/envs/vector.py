@@ -215,7 +215,7 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
         # The kernels a step calls, without Numba's dispatch: every argument is one of these
         # arrays, or a C-contiguous int64, bool or int8 array made for the call.
         self._play_kernel: Callable[..., Any] | None = None
-        self._deal_kernel: Callable[..., Any] | None = None
+        self._fresh_deals_kernel: Callable[..., Any] | None = None
         _prepare_kernels()
 
     # -- episodes --------------------------------------------------------------------------
@@ -283,17 +283,14 @@ class PaiuteVectorEnv(gymnasium.vector.VectorEnv[Float32Array, npt.NDArray[np.in
                 self._dealers,
                 self._chance,
             )
-            if self._deal_kernel is None:
-                self._deal_kernel = entry_point(kernels.deal_fresh_tables, *args)
-            self._deal_kernel(*args)
+            if self._fresh_deals_kernel is None:
+                self._fresh_deals_kernel = entry_point(kernels.deal_fresh_tables, *args)
+            self._fresh_deals_kernel(*args)
         else:
             dealers, chance = self._matches.draw(
                 t, rows, [None] * rows.size if seeds is None else seeds, dealer
             )
-            if fresh:
-                t.balance[rows] = 0
-                t.carried[rows] = 0
-            kernels.deal_tables(self._batch, t, self._params, rows, dealers, chance)
+            kernels.deal_tables(self._batch, t, self._params, rows, dealers, chance, fresh)
         if self.illegal == "replace":
             self._penalty[rows] = 0.0
         self._dealt = True

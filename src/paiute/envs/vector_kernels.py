@@ -182,26 +182,26 @@ def deal_fresh_tables(
     dealers: Any,
     chance: Any,
 ) -> None:
-    """A fresh table's deal at each table ``rows[i]`` (one deal, one match: the ledger and the
-    pot start empty): its dealer and chance seed drawn by :func:`draw_fresh_deals`, then dealt
-    by :func:`deal_tables`; ``dealers`` and ``chance`` are room for ``rows.size`` draws."""
+    """A fresh table's deal at each table ``rows[i]`` (one deal, one match): its dealer and
+    chance seed drawn by :func:`draw_fresh_deals`, then dealt by :func:`deal_tables`;
+    ``dealers`` and ``chance`` are room for ``rows.size`` draws."""
     draw_fresh_deals(next32, next64, states, rows, players, dealers, chance)
-    for i in range(rows.size):
-        d = rows[i]
-        for seat in range(MAX_SEATS):
-            t.balance[d, seat] = 0
-        t.carried[d] = 0
-    deal_tables(s, t, params, rows, dealers, chance)
+    deal_tables(s, t, params, rows, dealers, chance, True)
 
 
 @jit
-def deal_tables(s: Any, t: Any, params: Any, rows: Any, dealers: Any, seeds: Any) -> None:
+def deal_tables(s: Any, t: Any, params: Any, rows: Any, dealers: Any, seeds: Any, fresh: bool) -> None:
     """Deal a new deal at each table ``rows[i]``: ``Deal.new`` with ``SeededChance(seeds[i])``
     and dealer ``dealers[i]`` (the pack shuffled, then cut, R2.4), after the stakes went into
-    the pot (R8.2) from ``t.balance`` and ``t.carried``."""
+    the pot (R8.2) from ``t.balance`` and ``t.carried``, which a ``fresh`` table (one deal,
+    one match) empties first."""
     seed_rows(t.chance, rows, seeds)
     for i in range(rows.size):
         d = rows[i]
+        if fresh:
+            for seat in range(MAX_SEATS):
+                t.balance[d, seat] = 0
+            t.carried[d] = 0
         p = params[d]
         players = p[P_PLAYERS]
         pack = p[P_PACK]
