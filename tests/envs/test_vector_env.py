@@ -350,6 +350,29 @@ def test_actions_of_any_integer_type_and_layout_play_as_int64_ones(layout: str) 
         assert np.array_equal(terminated | truncated, expected[2] | expected[3])
 
 
+def test_r4_5_cards_taken_from_the_pile_are_known_at_their_holders_seat() -> None:
+    """Each seat's known-cards plane (R4.5: taken from the pile; R2.6: the face-up upcard) as
+    the engine's encoder has it, relative to the learner at seat 2, which takes the pile's top
+    card whenever it may."""
+    compiled, sync = make_pair(4, players=4, seat=2, opponents="greedy", preset="gamerules")
+    observations, info = compiled.reset(seed=12)
+    expected, _ = sync.reset(seed=12)
+    encoder = compiled.encoder
+    planes = [encoder.seat_field(k, "known") for k in range(4)]
+    known = Counter[int]()
+    rng = np.random.default_rng(4)
+    for _ in range(150):
+        assert np.array_equal(observations, expected)
+        for k, field in enumerate(planes):
+            known[k] += int(observations[:, field.offset : field.offset + field.length].sum())
+        masks = info["action_mask"].astype(bool)
+        actions = np.where(masks[:, 1], 1, masked_actions(info, rng))  # 1: take the pile's top
+        observations, _, _, _, info = compiled.step(actions)
+        expected = sync.step(actions)[0]
+    assert known[0] > 0, known
+    assert known[1] + known[2] + known[3] > 0, known
+
+
 def test_a_policy_at_the_other_seats_is_asked_once_a_round_for_all_its_tables() -> None:
     """Self-play: a callable at two seats gets, in one call, every table where one of them is
     to act, each row what that seat sees (it is to act: ``my_turn``), with its legal actions."""
